@@ -1,0 +1,349 @@
+//! FEN with reserves (RULES.md §7) and two-board BFEN.
+//!
+//! Accepted reserve forms: `[Np]`, `[]`, `[-]`, a ninth rank `/Np`, and a
+//! trailing `/`. `~` after a piece marks it as promoted. Written always as
+//! `[...]` (none at all for chess, so plain UCI GUIs read it). Castling rights
+//! that the board cannot have (no king or rook at home) are dropped, and an en
+//! passant square no pawn can take on is dropped, as most engines do.
+
+use std::fmt;
+
+use shakmaty::{Bitboard, Color, File, Piece, Rank, Role, Square};
+
+use crate::position::{king_home, Position};
+use crate::reserve::Reserve;
+use crate::rules::Rules;
+use crate::zobrist::MAX_IN_HAND;
+
+pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
+
+/// A FEN that could not be read: what is wrong, and where (byte offset).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FenError {
+    pub offset: usize,
+    pub field: &'static str,
+    pub message: String,
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid FEN {} at column {}: {}", self.field, self.offset + 1, self.message)
+    }
+}
+
+impl std::error::Error for FenError {}
+
+fn error(offset: usize, field: &'static str, message: impl Into<String>) -> FenError {
+    FenError { offset, field, message: message.into() }
+}
+
+/// Splits a string on single spaces, keeping each field's byte offset.
+fn fields(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, ch) in text.char_indices() {
+        match (ch.is_whitespace(), start) {
+            (true, Some(s)) => {
+                out.push((s, &text[s..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, &text[s..]));
+    }
+    out
+}
+
+fn piece_from_char(ch: char) -> Option<Piece> {
+    let role = Role::from_char(ch.to_ascii_lowercase())?;
+    Some(Piece { color: Color::from_white(ch.is_ascii_uppercase()), role })
+}
+
+/// Parses one board's FEN under the given rules.
+pub fn parse_fen(text: &str, rules: Rules) -> Result<Position, FenError> {
+    if text.len() > 512 {
+        return Err(error(512, "length", "longer than any FEN (512 bytes)"));
+    }
+    let fields = fields(text);
+    let Some(&(board_at, board_field)) = fields.first() else {
+        return Err(error(0, "board", "empty FEN"));
+    };
+    if fields.len() > 6 {
+        return Err(error(fields[6].0, "trailing text", format!("unexpected '{}'", fields[6].1)));
+    }
+    let mut pos = Position::empty(rules);
+    let (placement, reserve_text, reserve_at) = split_reserve(board_field, board_at)?;
+    parse_placement(&mut pos, placement, board_at)?;
+    if let Some(reserve_text) = reserve_text {
+        parse_reserve(&mut pos, reserve_text, reserve_at)?;
+    }
+
+    let field = |i: usize| fields.get(i).copied();
+    if let Some((at, turn)) = field(1) {
+        pos.turn = match turn {
+            "w" | "W" => Color::White,
+            "b" | "B" => Color::Black,
+            _ => return Err(error(at, "side to move", format!("expected 'w' or 'b', found '{turn}'"))),
+        };
+    }
+    if let Some((at, castling)) = field(2) {
+        parse_castling(&mut pos, castling, at)?;
+    }
+    if let Some((at, ep)) = field(3) {
+        parse_en_passant(&mut pos, ep, at)?;
+    }
+    if let Some((at, n)) = field(4) {
+        pos.halfmoves = n.parse().map_err(|_| error(at, "halfmove clock", format!("'{n}' is not a number")))?;
+    }
+    if let Some((at, n)) = field(5) {
+        let full: u32 = n.parse().map_err(|_| error(at, "fullmove number", format!("'{n}' is not a number")))?;
+        pos.fullmoves = full.max(1);
+    }
+    validate(&pos, board_at)?;
+    pos.hash = pos.compute_hash();
+    Ok(pos)
+}
+
+/// Separates `board[reserve]`, `board/reserve` (ninth rank) and `board/`.
+fn split_reserve(board: &str, at: usize) -> Result<(&str, Option<&str>, usize), FenError> {
+    if let Some(open) = board.find('[') {
+        let Some(inner) = board[open + 1..].strip_suffix(']') else {
+            return Err(error(at + open, "reserve", "'[' without a closing ']' at the end of the board"));
+        };
+        return Ok((&board[..open], Some(inner), at + open + 1));
+    }
+    if board.contains(']') {
+        return Err(error(at + board.find(']').unwrap_or(0), "reserve", "']' without '['"));
+    }
+    if board.matches('/').count() == 8 {
+        let last = board.rfind('/').unwrap_or(0);
+        return Ok((&board[..last], Some(&board[last + 1..]), at + last + 1));
+    }
+    Ok((board, None, at))
+}
+
+fn parse_placement(pos: &mut Position, placement: &str, at: usize) -> Result<(), FenError> {
+    let ranks: Vec<&str> = placement.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(error(at, "board", format!("{} ranks instead of 8", ranks.len())));
+    }
+    let mut offset = at;
+    for (i, rank_text) in ranks.iter().enumerate() {
+        let rank = Rank::new(7 - i as u32);
+        let mut file = 0u32;
+        let mut last_piece: Option<Square> = None;
+        for (j, ch) in rank_text.char_indices() {
+            let here = offset + j;
+            if ch == '~' {
+                let sq = last_piece.take().ok_or_else(|| error(here, "board", "'~' must follow a piece"))?;
+                pos.promoted.add(sq);
+                continue;
+            }
+            last_piece = None;
+            if let Some(d) = ch.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                file += d;
+            } else if let Some(piece) = piece_from_char(ch) {
+                if file >= 8 {
+                    return Err(error(here, "board", format!("rank {} has more than 8 squares", rank.char())));
+                }
+                let sq = Square::from_coords(File::new(file), rank);
+                pos.put(piece.color, piece.role, sq, false);
+                last_piece = Some(sq);
+                file += 1;
+            } else {
+                return Err(error(here, "board", format!("unexpected character '{ch}'")));
+            }
+            if file > 8 {
+                return Err(error(here, "board", format!("rank {} has more than 8 squares", rank.char())));
+            }
+        }
+        if file != 8 {
+            return Err(error(offset, "board", format!("rank {} has {file} squares instead of 8", rank.char())));
+        }
+        offset += rank_text.len() + 1;
+    }
+    Ok(())
+}
+
+fn parse_reserve(pos: &mut Position, text: &str, at: usize) -> Result<(), FenError> {
+    if text == "-" {
+        return Ok(());
+    }
+    for (i, ch) in text.char_indices() {
+        let piece = piece_from_char(ch)
+            .filter(|p| p.role != Role::King)
+            .ok_or_else(|| error(at + i, "reserve", format!("'{ch}' is not a piece that can be held")))?;
+        if usize::from(pos.reserve(piece.color).count(piece.role)) >= MAX_IN_HAND {
+            return Err(error(at + i, "reserve", format!("more than {MAX_IN_HAND} of '{ch}' in hand")));
+        }
+        pos.reserves[piece.color as usize].add(piece.role);
+    }
+    Ok(())
+}
+
+fn parse_castling(pos: &mut Position, text: &str, at: usize) -> Result<(), FenError> {
+    if text == "-" {
+        return Ok(());
+    }
+    for (i, ch) in text.char_indices() {
+        let color = Color::from_white(ch.is_ascii_uppercase());
+        let rank = color.fold_wb(Rank::First, Rank::Eighth);
+        let file = match ch.to_ascii_lowercase() {
+            'k' => File::H,
+            'q' => File::A,
+            _ => return Err(error(at + i, "castling", format!("unexpected '{ch}' (expected KQkq or -)"))),
+        };
+        let rook = Square::from_coords(file, rank);
+        let has_king = pos.pieces(color, Role::King).contains(king_home(color));
+        if has_king && pos.pieces(color, Role::Rook).contains(rook) {
+            pos.castling.add(rook);
+            // Only tracked where a dropped rook can regain a right; a FEN cannot
+            // say that a king without rights never moved, so it counts as moved.
+            pos.king_unmoved[color as usize] = pos.rules.dropped_rook_castles;
+        }
+    }
+    Ok(())
+}
+
+fn parse_en_passant(pos: &mut Position, text: &str, at: usize) -> Result<(), FenError> {
+    if text == "-" {
+        return Ok(());
+    }
+    let sq: Square = text
+        .parse()
+        .map_err(|_| error(at, "en passant square", format!("'{text}' is not a square")))?;
+    let us = pos.turn;
+    if sq.rank() != us.fold_wb(Rank::Sixth, Rank::Third) {
+        return Err(error(at, "en passant square", format!("{sq} is not on the rank a pawn just skipped")));
+    }
+    let pushed = Square::from_coords(sq.file(), us.fold_wb(Rank::Fifth, Rank::Fourth));
+    let origin = Square::from_coords(sq.file(), us.fold_wb(Rank::Seventh, Rank::Second));
+    let consistent = pos.pieces(us.other(), Role::Pawn).contains(pushed)
+        && !pos.occupied().contains(sq)
+        && !pos.occupied().contains(origin);
+    if consistent {
+        pos.set_ep_if_capturable(sq);
+    }
+    Ok(())
+}
+
+fn validate(pos: &Position, at: usize) -> Result<(), FenError> {
+    for color in Color::ALL {
+        let kings = pos.pieces(color, Role::King).count();
+        if kings != 1 {
+            return Err(error(at, "board", format!("{kings} {color} kings instead of 1")));
+        }
+    }
+    let back_ranks = Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth);
+    if let Some(sq) = (pos.by_role(Role::Pawn) & back_ranks).first() {
+        return Err(error(at, "board", format!("pawn on {sq}, a back rank")));
+    }
+    if (pos.promoted & pos.by_role(Role::King)).any() {
+        return Err(error(at, "board", "a king cannot be promoted"));
+    }
+    let them = pos.turn.other();
+    if pos.attackers_to(pos.king(them), pos.turn, pos.occupied()).any() {
+        return Err(error(at, "board", "the side not to move is in check"));
+    }
+    Ok(())
+}
+
+/// Writes the canonical FEN.
+pub fn to_fen(pos: &Position) -> String {
+    let mut s = String::with_capacity(96);
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            let sq = Square::from_coords(File::new(file), Rank::new(rank));
+            match pos.piece_at(sq) {
+                None => empty += 1,
+                Some(piece) => {
+                    if empty > 0 {
+                        s.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    s.push(piece.char());
+                    if pos.promoted.contains(sq) {
+                        s.push('~');
+                    }
+                }
+            }
+        }
+        if empty > 0 {
+            s.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    if pos.rules.has_drops() {
+        s.push('[');
+        s.push_str(&pos.reserve(Color::White).to_letters(true));
+        s.push_str(&pos.reserve(Color::Black).to_letters(false));
+        s.push(']');
+    }
+    s.push(' ');
+    s.push(pos.turn.char());
+    s.push(' ');
+    let mut castling = String::new();
+    for (sq, ch) in [(Square::H1, 'K'), (Square::A1, 'Q'), (Square::H8, 'k'), (Square::A8, 'q')] {
+        if pos.castling.contains(sq) {
+            castling.push(ch);
+        }
+    }
+    s.push_str(if castling.is_empty() { "-" } else { &castling });
+    s.push(' ');
+    match pos.ep_square {
+        Some(sq) => s.push_str(&sq.to_string()),
+        None => s.push('-'),
+    }
+    s.push_str(&format!(" {} {}", pos.halfmoves, pos.fullmoves));
+    s
+}
+
+/// Parses a reserve written as FEN letters (`QNpp`, `-` or empty).
+pub fn parse_reserve_letters(text: &str) -> Result<[Reserve; 2], FenError> {
+    let mut pos = Position::empty(Rules::bughouse());
+    parse_reserve(&mut pos, text, 0)?;
+    Ok(pos.reserves)
+}
+
+/// Two boards: `fenA | fenB`.
+pub fn parse_bfen(text: &str, rules: Rules) -> Result<[Position; 2], FenError> {
+    let Some((a, b)) = text.split_once('|') else {
+        return Err(error(0, "BFEN", "expected 'fenA | fenB'"));
+    };
+    let board_a = parse_fen(a.trim(), rules)?;
+    let b_at = a.len() + 1 + (b.len() - b.trim_start().len());
+    let board_b = parse_fen(b.trim(), rules).map_err(|mut e| {
+        e.offset += b_at;
+        e.field = match e.field {
+            "board" => "board B",
+            other => other,
+        };
+        e
+    })?;
+    Ok([board_a, board_b])
+}
+
+pub fn to_bfen(boards: &[Position; 2]) -> String {
+    format!("{} | {}", to_fen(&boards[0]), to_fen(&boards[1]))
+}
+
+impl std::str::FromStr for Position {
+    type Err = FenError;
+
+    /// Parses a FEN under the bughouse rules; use [`parse_fen`] for others.
+    fn from_str(text: &str) -> Result<Position, FenError> {
+        parse_fen(text, Rules::bughouse())
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&to_fen(self))
+    }
+}

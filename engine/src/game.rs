@@ -1,0 +1,245 @@
+//! Two boards and the material that flows between them.
+//!
+//! Seats follow BPGN: team 1 is White on A and Black on B, team 2 is Black on A
+//! and White on B. A captured piece goes to the capturer's partner, who plays
+//! the other colour on the other board, so every piece keeps its colour.
+
+use std::fmt;
+
+use shakmaty::{Color, Role};
+
+use crate::fen::{parse_bfen, to_bfen, FenError};
+use crate::movegen::MoveError;
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use crate::reserve::Reserve;
+use crate::rules::{Flow, Repetition, Rules};
+use crate::status::Status;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BoardId {
+    A,
+    B,
+}
+
+impl BoardId {
+    pub const BOTH: [BoardId; 2] = [BoardId::A, BoardId::B];
+
+    pub fn other(self) -> BoardId {
+        match self {
+            BoardId::A => BoardId::B,
+            BoardId::B => BoardId::A,
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn letter(self) -> char {
+        match self {
+            BoardId::A => 'A',
+            BoardId::B => 'B',
+        }
+    }
+}
+
+impl std::str::FromStr for BoardId {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<BoardId, String> {
+        match s {
+            "A" | "a" => Ok(BoardId::A),
+            "B" | "b" => Ok(BoardId::B),
+            _ => Err(format!("unknown board '{s}' (expected A or B)")),
+        }
+    }
+}
+
+impl fmt::Display for BoardId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// The positions one board has passed through, for the repetition rules.
+#[derive(Clone, Debug, Default)]
+pub struct History {
+    /// Hash of each position reached, and whether a drop produced it.
+    entries: Vec<(u64, bool)>,
+}
+
+impl History {
+    pub fn push(&mut self, hash: u64, by_drop: bool) {
+        self.entries.push((hash, by_drop));
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Does the position `hash` (the latest entry) end the game under `rule`?
+    /// `threefold`: it has occurred three times. `fourfold-no-drops`: four
+    /// times since the last drop on this board.
+    pub fn is_repetition_draw(&self, rule: Repetition, hash: u64) -> bool {
+        match rule {
+            Repetition::None => false,
+            Repetition::Threefold => self.entries.iter().filter(|&&(h, _)| h == hash).count() >= 3,
+            Repetition::FourfoldNoDrops => {
+                let mut seen = 0;
+                for &(h, by_drop) in self.entries.iter().rev() {
+                    seen += usize::from(h == hash);
+                    if by_drop {
+                        break;
+                    }
+                }
+                seen >= 4
+            }
+        }
+    }
+}
+
+/// Boards A and B with their reserves and histories.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Rules,
+    boards: [Position; 2],
+    histories: [History; 2],
+}
+
+/// A move refused by [`Game::play`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    pub board: BoardId,
+    pub error: MoveError,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} on board {}", self.error, self.board)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+impl Game {
+    /// Both boards at the start position.
+    pub fn new(rules: Rules) -> Game {
+        Game::from_boards(rules, [Position::startpos(rules), Position::startpos(rules)])
+    }
+
+    pub fn from_bfen(text: &str, rules: Rules) -> Result<Game, FenError> {
+        Ok(Game::from_boards(rules, parse_bfen(text, rules)?))
+    }
+
+    pub fn from_boards(rules: Rules, boards: [Position; 2]) -> Game {
+        let mut game = Game { rules, boards, histories: Default::default() };
+        for id in BoardId::BOTH {
+            let hash = game.boards[id.index()].hash();
+            game.histories[id.index()].push(hash, false);
+        }
+        game.refresh_steal_pools();
+        game
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    pub fn board(&self, id: BoardId) -> &Position {
+        &self.boards[id.index()]
+    }
+
+    pub fn boards(&self) -> &[Position; 2] {
+        &self.boards
+    }
+
+    pub fn history(&self, id: BoardId) -> &History {
+        &self.histories[id.index()]
+    }
+
+    pub fn to_bfen(&self) -> String {
+        to_bfen(&self.boards)
+    }
+
+    pub fn legal_moves(&self, id: BoardId) -> MoveList {
+        self.board(id).legal_moves()
+    }
+
+    /// Replaces a reserve (material arriving from outside the two boards' moves).
+    pub fn set_reserve(&mut self, id: BoardId, color: Color, reserve: Reserve) {
+        self.boards[id.index()].set_reserve(color, reserve);
+    }
+
+    /// Plays the move written as UCI text on a board.
+    pub fn play_uci(&mut self, id: BoardId, text: &str) -> Result<Move, IllegalMove> {
+        let m = self
+            .board(id)
+            .parse_move(text)
+            .map_err(|error| IllegalMove { board: id, error })?;
+        self.play_unchecked(id, m);
+        Ok(m)
+    }
+
+    /// Plays a move after checking that it is legal.
+    pub fn play(&mut self, id: BoardId, m: Move) -> Result<(), IllegalMove> {
+        if !self.board(id).is_legal(m) {
+            let error = MoveError::Illegal(m.to_string());
+            return Err(IllegalMove { board: id, error });
+        }
+        self.play_unchecked(id, m);
+        Ok(())
+    }
+
+    fn play_unchecked(&mut self, id: BoardId, m: Move) {
+        let mover = self.board(id).turn();
+        let effects = self.boards[id.index()].play(m);
+        let other = &mut self.boards[id.other().index()];
+        if self.rules.flow == Flow::Partner {
+            for piece in effects.to_other_board {
+                other.add_to_reserve(piece.color, piece.role);
+            }
+        }
+        if let Some(role) = effects.stolen {
+            // (choice) Of several pieces of the role, the one on the lowest square
+            // (a1 first) is taken; the promoted pawn goes to that board's reserve.
+            if let Some(sq) = other.pieces(mover, role).first() {
+                other.remove_piece(sq);
+                other.add_to_reserve(mover, Role::Pawn);
+            }
+        }
+        let hash = self.board(id).hash();
+        self.histories[id.index()].push(hash, m.is_drop());
+        self.refresh_steal_pools();
+    }
+
+    /// Tells each board which roles a `steal` promotion could take from the other.
+    fn refresh_steal_pools(&mut self) {
+        for id in BoardId::BOTH {
+            for color in Color::ALL {
+                let other = &self.boards[id.other().index()];
+                let pool = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+                    .into_iter()
+                    .filter(|&r| other.pieces(color, r).any())
+                    .fold(0u8, |bits, r| bits | 1 << r as u8);
+                self.boards[id.index()].set_steal_pool(color, pool);
+            }
+        }
+    }
+
+    /// The status of a board, repetition included.
+    pub fn status(&self, id: BoardId) -> Status {
+        let board = self.board(id);
+        let status = board.status();
+        if status == Status::Ongoing
+            && self.histories[id.index()].is_repetition_draw(self.rules.repetition, board.hash())
+        {
+            return Status::Repetition;
+        }
+        status
+    }
+}

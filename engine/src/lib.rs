@@ -1,0 +1,30 @@
+//! The rules core of tandem: a bitboard move generator with reserves for every
+//! family of RULES.md (bughouse, tandem, Tandemschach, French rules, crazyhouse,
+//! chess, relay5), two-board games with material flow, FEN/BFEN and perft.
+//!
+//! No I/O lives here: the protocol and arena crates do the talking.
+
+pub mod fen;
+pub mod game;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod position;
+pub mod reserve;
+pub mod rules;
+pub mod status;
+pub mod zobrist;
+
+pub use fen::{parse_bfen, parse_fen, to_bfen, to_fen, FenError, STARTPOS};
+pub use game::{BoardId, Game, History, IllegalMove};
+pub use movegen::{Counter, MoveError, MoveSink};
+pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
+pub use perft::{divide, perft};
+pub use position::{MoveEffects, Position};
+pub use reserve::Reserve;
+pub use rules::{
+    DropChecks, Flow, Mate, MatchEnd, PawnDrops, Preset, Promotion, Repetition, Rules,
+    RulesError, Simultaneous, Stalemate,
+};
+pub use shakmaty::{Bitboard, Color, Piece, Role, Square};
+pub use status::Status;

@@ -421,6 +421,9 @@ impl Position {
                 self.add_to_reserve(us, Role::Pawn);
             }
         }
+        if m.is_promotion_like() || m.kind() == MoveKind::EnPassant {
+            self.halfmoves = 0;
+        }
         self.turn = them;
         self.hash ^= zobrist::black_to_move();
         if us == Color::Black {

@@ -4,6 +4,7 @@
 //!
 //! No I/O lives here: the protocol and arena crates do the talking.
 
+pub mod bench;
 pub mod fen;
 pub mod game;
 pub mod movegen;
@@ -12,6 +13,7 @@ pub mod perft;
 pub mod position;
 pub mod reserve;
 pub mod rules;
+pub mod search;
 pub mod status;
 pub mod zobrist;
 

@@ -126,7 +126,24 @@ impl Position {
     }
 
     /// Generates every legal move into `sink`.
+    #[inline]
     pub fn generate<S: MoveSink>(&self, sink: &mut S) {
+        self.generate_moves::<S, false>(sink);
+    }
+
+    /// Legal captures and moves to the last rank; every evasion when in check.
+    /// This is what quiescence search looks at (no drops, no quiet moves).
+    pub fn noisy_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        if self.is_check() {
+            self.generate_moves::<MoveList, false>(&mut list);
+        } else {
+            self.generate_moves::<MoveList, true>(&mut list);
+        }
+        list
+    }
+
+    fn generate_moves<S: MoveSink, const NOISY: bool>(&self, sink: &mut S) {
         let us = self.turn;
         let them = us.other();
         let king = self.king(us);
@@ -134,7 +151,9 @@ impl Position {
         let ours = self.by_color(us);
         let checkers = self.attackers_to(king, them, occupied);
 
-        self.gen_king(sink, king, occupied, ours);
+        // Quiet moves are left out in NOISY mode (never used when in check).
+        let noisy_mask = if NOISY { self.by_color(them) } else { !ours };
+        self.gen_king(sink, king, occupied, noisy_mask);
         if checkers.more_than_one() {
             return;
         }
@@ -142,14 +161,16 @@ impl Position {
         let check_mask = match checkers.first() {
             Some(checker) => between(king, checker).with(checker),
             None => {
-                self.gen_castling(sink, king, occupied);
+                if !NOISY {
+                    self.gen_castling(sink, king, occupied);
+                }
                 Bitboard::FULL
             }
         };
         let pinned = self.pinned(king, us, occupied);
-        self.gen_pieces(sink, king, pinned, !ours & check_mask);
-        self.gen_pawns(sink, king, pinned, check_mask);
-        if self.rules.has_drops() && !self.reserve(us).is_empty() {
+        self.gen_pieces(sink, king, pinned, noisy_mask & check_mask);
+        self.gen_pawns::<S, NOISY>(sink, king, pinned, check_mask);
+        if !NOISY && self.rules.has_drops() && !self.reserve(us).is_empty() {
             let empty = !occupied;
             let targets = match checkers.first() {
                 Some(checker) => between(king, checker) & empty,
@@ -176,11 +197,11 @@ impl Position {
         pinned
     }
 
-    fn gen_king<S: MoveSink>(&self, sink: &mut S, king: Square, occupied: Bitboard, ours: Bitboard) {
+    fn gen_king<S: MoveSink>(&self, sink: &mut S, king: Square, occupied: Bitboard, targets: Bitboard) {
         let them = self.turn.other();
         let without_king = occupied.without(king);
         let mut safe = Bitboard::EMPTY;
-        for to in king_attacks(king) & !ours {
+        for to in king_attacks(king) & targets {
             if self.attackers_to(to, them, without_king).is_empty() {
                 safe.add(to);
             }
@@ -228,7 +249,7 @@ impl Position {
         }
     }
 
-    fn gen_pawns<S: MoveSink>(&self, sink: &mut S, king: Square, pinned: Bitboard, check_mask: Bitboard) {
+    fn gen_pawns<S: MoveSink, const NOISY: bool>(&self, sink: &mut S, king: Square, pinned: Bitboard, check_mask: Bitboard) {
         let us = self.turn;
         let them = us.other();
         let occupied = self.occupied();
@@ -241,8 +262,10 @@ impl Position {
             // Where this pawn can go, before pins and checks.
             let mut reach = pawn_attacks(us, from) & theirs;
             if let Some(one) = from.offset(forward).filter(|&sq| !occupied.contains(sq)) {
-                reach.add(one);
-                if start_rank.contains(from) {
+                if !NOISY || last_rank.contains(one) {
+                    reach.add(one);
+                }
+                if !NOISY && start_rank.contains(from) {
                     if let Some(two) = one.offset(forward).filter(|&sq| !occupied.contains(sq)) {
                         reach.add(two);
                     }

@@ -1,5 +1,6 @@
 //! `tandem`: the command-line front end of the engine.
 
+mod bench_cmd;
 mod perft_cmd;
 
 use std::process::ExitCode;
@@ -17,12 +18,15 @@ struct Cli {
 enum Command {
     /// Count the leaves of the legal move tree of one board.
     Perft(perft_cmd::PerftArgs),
+    /// Search fixed positions to a fixed depth: prints `bench <nodes> nodes <nps> nps`.
+    Bench(bench_cmd::BenchArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(args) => perft_cmd::run(&args),
+        Command::Bench(args) => bench_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

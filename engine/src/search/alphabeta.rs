@@ -1,0 +1,527 @@
+//! One search thread: iterative deepening over a principal variation search.
+//!
+//! Each node: mate distance pruning, transposition-table cutoffs, reverse
+//! futility pruning, null move, then the moves in staged order with late move
+//! pruning and late move reductions for quiet moves and drops (never for
+//! captures, promotions, checks or check evasions), one ply of extension for
+//! checks, and PVS re-searches. Quiescence search looks at captures that do not
+//! lose material and at promotions; in check it looks at every evasion (drop
+//! blocks included). Checking drops are *not* searched in quiescence: in a
+//! position with a full hand they multiply the tree by the number of empty
+//! squares around the king, and the check extension of the main search already
+//! follows them.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::{Mate, Repetition, Stalemate};
+use crate::status::Status;
+
+use super::eval::evaluate;
+use super::limits::{Bound, Control, Info, Score};
+use super::ordering::{is_quiet, order_moves, order_noisy, Heuristics, ScoredMove};
+use super::see::see_ge;
+use super::timeman::TimeManager;
+use super::tt::{TranspositionTable, TtBound};
+
+pub const MAX_PLY: usize = 128;
+pub const MATE: i32 = 30_000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+pub const INFINITY: i32 = 31_000;
+/// A side with no legal move but not mated (RULES.md §3): grave danger, not a loss.
+pub const FROZEN_IN_CHECK: i32 = -1_500;
+pub const FROZEN_NOT_IN_CHECK: i32 = -400;
+
+/// State shared by all threads of one search.
+pub struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub control: &'a Control,
+    /// Set by the main thread when the search must end (limits or `stop`).
+    pub abort: AtomicBool,
+    /// Nodes of every thread, for node limits and reports.
+    pub nodes: Vec<AtomicU64>,
+    pub node_limit: Option<u64>,
+}
+
+impl Shared<'_> {
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    fn should_abort(&self) -> bool {
+        self.abort.load(Ordering::Relaxed) || self.control.is_stopped()
+    }
+}
+
+/// A root move with the score of the latest iteration that searched it fully.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub m: Move,
+    pub score: i32,
+    pub previous_score: i32,
+    pub pv: Vec<Move>,
+    pub seldepth: u32,
+}
+
+pub struct Searcher<'a> {
+    shared: &'a Shared<'a>,
+    id: usize,
+    root: Position,
+    /// Hashes of the game before the root and of the current search path.
+    path: Vec<u64>,
+    pub root_moves: Vec<RootMove>,
+    heuristics: Heuristics,
+    /// Reusable move buffers, one per ply.
+    buffers: Vec<Vec<ScoredMove>>,
+    /// Triangular principal variation table.
+    pv: Vec<Vec<Move>>,
+    nodes: u64,
+    seldepth: u32,
+    pub time: Option<TimeManager>,
+    pub completed_depth: u32,
+}
+
+/// Reductions for late moves, by depth and move number.
+fn reduction(depth: i32, move_number: usize) -> i32 {
+    let d = (depth.max(1) as f64).ln();
+    let n = (move_number.max(1) as f64).ln();
+    (0.6 + d * n / 2.2) as i32
+}
+
+pub fn mate_in(ply: usize) -> i32 {
+    MATE - ply as i32
+}
+
+pub fn mated_in(ply: usize) -> i32 {
+    -MATE + ply as i32
+}
+
+/// Mate scores are stored relative to the node, not to the root.
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// The UCI form of an internal score.
+pub fn to_uci_score(score: i32) -> Score {
+    if score >= MATE_BOUND {
+        Score::Mate((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Score::Mate(-(MATE + score) / 2)
+    } else {
+        Score::Cp(score)
+    }
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(shared: &'a Shared<'a>, id: usize, root: &Position, history: &[u64], root_moves: Vec<Move>) -> Searcher<'a> {
+        let mut path = history.to_vec();
+        path.push(root.hash());
+        Searcher {
+            shared,
+            id,
+            root: root.clone(),
+            path,
+            root_moves: root_moves
+                .into_iter()
+                .map(|m| RootMove { m, score: -INFINITY, previous_score: -INFINITY, pv: vec![m], seldepth: 0 })
+                .collect(),
+            heuristics: Heuristics::new(MAX_PLY),
+            buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
+            pv: vec![Vec::with_capacity(MAX_PLY); MAX_PLY + 2],
+            nodes: 0,
+            seldepth: 0,
+            time: None,
+            completed_depth: 0,
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    pub fn control(&self) -> &'a Control {
+        self.shared.control
+    }
+
+    /// Counts a node; every 1024 nodes publishes the count and checks limits.
+    #[inline]
+    fn visit(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+            if self.id == 0 {
+                let over_nodes = self.shared.node_limit.is_some_and(|n| self.shared.total_nodes() >= n);
+                let over_time = self.time.as_mut().is_some_and(|t| t.hard_limit_reached(self.shared.control));
+                if over_nodes || over_time {
+                    self.shared.abort.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        !self.shared.should_abort()
+    }
+
+    pub fn aborted(&self) -> bool {
+        self.shared.should_abort()
+    }
+
+    pub fn flush_nodes(&self) {
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// Searches the root moves from `pv_index` on to `depth` inside (alpha, beta);
+    /// sorts them by score. Returns the best score, or `None` if aborted.
+    pub fn search_root(&mut self, depth: i32, mut alpha: i32, beta: i32, pv_index: usize) -> Option<i32> {
+        self.seldepth = 0;
+        let root = self.root.clone();
+        let mut best = -INFINITY;
+        // Moves this call does not reach must not keep an older iteration's score.
+        for rm in &mut self.root_moves[pv_index..] {
+            rm.score = -INFINITY;
+        }
+        for i in pv_index..self.root_moves.len() {
+            let m = self.root_moves[i].m;
+            let mut child = root.clone();
+            child.play(m);
+            self.path.push(child.hash());
+            let gives_check = child.is_check();
+            let new_depth = depth - 1 + i32::from(gives_check);
+            let score = if i == pv_index {
+                -self.search(&child, new_depth, -beta, -alpha, 1, true, m)
+            } else {
+                let mut s = -self.search(&child, new_depth, -alpha - 1, -alpha, 1, false, m);
+                if s > alpha && s < beta {
+                    s = -self.search(&child, new_depth, -beta, -alpha, 1, true, m);
+                }
+                s
+            };
+            self.path.pop();
+            if self.aborted() && i > pv_index {
+                break;
+            }
+            if self.aborted() {
+                return None;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == pv_index || score > alpha {
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend_from_slice(&self.pv[1]);
+            } else {
+                rm.score = -INFINITY;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        // Stable sort keeps the previous order among equal (unsearched) moves.
+        self.root_moves[pv_index..].sort_by(|a, b| b.score.cmp(&a.score));
+        if let Some(rm) = self.root_moves.get(pv_index) {
+            let key = self.root.hash();
+            self.shared.tt.store(key, rm.m, score_to_tt(rm.score, 0), depth.max(0) as u32, TtBound::Exact);
+        }
+        Some(best)
+    }
+
+    fn is_repetition(&self, pos: &Position) -> bool {
+        if pos.rules().repetition == Repetition::None {
+            return false;
+        }
+        let hash = pos.hash();
+        let window = (pos.halfmoves() as usize).min(self.path.len().saturating_sub(1));
+        let last = self.path.len() - 1;
+        (2..=window).step_by(2).any(|back| self.path[last - back] == hash)
+    }
+
+    /// The score of a position without legal moves.
+    fn terminal_score(&self, pos: &Position, in_check: bool, ply: usize) -> i32 {
+        let rules = pos.rules();
+        if in_check {
+            if rules.mate == Mate::Potential && pos.status() == Status::Frozen {
+                return FROZEN_IN_CHECK;
+            }
+            mated_in(ply)
+        } else if rules.stalemate == Stalemate::Wait && rules.has_drops() {
+            FROZEN_NOT_IN_CHECK
+        } else {
+            0
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(&mut self, pos: &Position, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, is_pv: bool, previous: Move) -> i32 {
+        self.pv[ply].clear();
+        if depth <= 0 {
+            return self.quiescence(pos, alpha, beta, ply);
+        }
+        if !self.visit() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        if self.is_repetition(pos) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+        // Mate distance pruning: no line from here beats a shorter mate already found.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = pos.hash();
+        let tt_entry = self.shared.tt.probe(key);
+        let mut tt_move = Move::NONE;
+        if let Some(entry) = tt_entry {
+            tt_move = entry.best;
+            let score = score_from_tt(entry.score, ply);
+            if !is_pv && entry.depth as i32 >= depth {
+                let cutoff = match entry.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => score >= beta,
+                    TtBound::Upper => score <= alpha,
+                };
+                if cutoff {
+                    return score;
+                }
+            }
+        }
+
+        let in_check = pos.is_check();
+        let static_eval = if in_check { -INFINITY } else { evaluate(pos) };
+
+        if !is_pv && !in_check {
+            // Reverse futility: far above beta at low depth, trust the evaluation.
+            if depth <= 5 && static_eval - 120 * depth >= beta && beta.abs() < MATE_BOUND {
+                return static_eval;
+            }
+            // Null move: give the opponent a free move; still above beta means a cutoff.
+            if depth >= 3 && static_eval >= beta && previous != Move::NONE && has_material_to_move(pos) {
+                let r = 3 + depth / 4;
+                let mut child = pos.clone();
+                child.play_null();
+                self.path.push(child.hash());
+                let score = -self.search(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false, Move::NONE);
+                self.path.pop();
+                if self.aborted() {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        moves.clear();
+        pos.generate(&mut moves);
+        if moves.is_empty() {
+            self.buffers[ply] = moves;
+            return self.terminal_score(pos, in_check, ply);
+        }
+        order_moves(pos, &mut moves, tt_move, &self.heuristics, ply, previous);
+        self.heuristics.clear_killers(ply + 1);
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = Move::NONE;
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        let us = pos.turn();
+
+        for (index, sm) in moves.iter().enumerate() {
+            let m = sm.m;
+            let quiet = is_quiet(pos, m);
+            let mut child = pos.clone();
+            child.play(m);
+            let gives_check = child.is_check();
+
+            // Late move pruning and futility pruning of quiet moves near the leaves.
+            if !is_pv && !in_check && quiet && !gives_check && best_score > -MATE_BOUND {
+                if depth <= 4 && index >= 4 + (depth * depth * 3) as usize {
+                    continue;
+                }
+                if depth <= 3 && static_eval + 150 * depth <= alpha {
+                    continue;
+                }
+            }
+            if !is_pv && !quiet && depth <= 4 && best_score > -MATE_BOUND && !see_ge(pos, m, -80 * depth) {
+                continue;
+            }
+
+            let extension = i32::from(gives_check && ply < 2 * MAX_PLY / 3);
+            let new_depth = depth - 1 + extension;
+            self.path.push(child.hash());
+            let score = if index == 0 {
+                -self.search(&child, new_depth, -beta, -alpha, ply + 1, is_pv, m)
+            } else {
+                // Late move reductions for quiet moves and drops.
+                let mut r = 0;
+                if depth >= 3 && quiet && !in_check && !gives_check && index >= 2 {
+                    r = reduction(depth, index);
+                    if is_pv {
+                        r -= 1;
+                    }
+                    let history = self.heuristics.history(us, m);
+                    r -= history / 6000;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false, m);
+                if r > 0 && s > alpha {
+                    s = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false, m);
+                }
+                if is_pv && s > alpha && s < beta {
+                    s = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true, m);
+                }
+                s
+            };
+            self.path.pop();
+            if self.aborted() {
+                self.buffers[ply] = moves;
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    if is_pv {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply].clear();
+                        head[ply].push(m);
+                        head[ply].extend_from_slice(&tail[0]);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.heuristics.reward(us, ply, previous, m, &quiets_tried, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && quiets_tried.len() < 64 {
+                quiets_tried.push(m);
+            }
+        }
+        self.buffers[ply] = moves;
+
+        if best_move == Move::NONE {
+            // Every move was pruned: fail low with the bound we had.
+            return alpha;
+        }
+        let bound = if best_score >= beta {
+            TtBound::Lower
+        } else if best_score > original_alpha {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        };
+        self.shared.tt.store(key, best_move, score_to_tt(best_score, ply), depth as u32, bound);
+        best_score
+    }
+
+    fn quiescence(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if !self.visit() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+        let in_check = pos.is_check();
+        let mut best = -INFINITY;
+        if !in_check {
+            let stand_pat = evaluate(pos);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        moves.clear();
+        for m in pos.noisy_moves() {
+            moves.push(ScoredMove { m, score: 0 });
+        }
+        if moves.is_empty() && in_check {
+            self.buffers[ply] = moves;
+            return self.terminal_score(pos, true, ply);
+        }
+        order_noisy(pos, &mut moves);
+        for sm in moves.iter() {
+            let m = sm.m;
+            if !in_check && !see_ge(pos, m, 0) {
+                continue;
+            }
+            let mut child = pos.clone();
+            child.play(m);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            if self.aborted() {
+                self.buffers[ply] = moves;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.buffers[ply] = moves;
+        best
+    }
+
+    /// Info for the root move at `index` after an iteration.
+    pub fn info(&self, depth: u32, index: usize, bound: Bound, elapsed: std::time::Duration) -> Info {
+        let rm = &self.root_moves[index];
+        let score = if rm.score == -INFINITY { rm.previous_score } else { rm.score };
+        Info {
+            depth,
+            seldepth: rm.seldepth.max(1),
+            multipv: index + 1,
+            score: to_uci_score(score),
+            bound,
+            nodes: self.shared.total_nodes().max(self.nodes),
+            time: elapsed,
+            hashfull: self.shared.tt.hashfull(),
+            pv: rm.pv.clone(),
+        }
+    }
+}
+
+/// Null move is unsafe in zugzwang-prone positions: require a piece besides
+/// king and pawns, on the board or in hand.
+fn has_material_to_move(pos: &Position) -> bool {
+    let us = pos.turn();
+    let pieces = pos.by_color(us) & !pos.by_role(shakmaty::Role::King) & !pos.by_role(shakmaty::Role::Pawn);
+    pieces.any() || !pos.reserve(us).is_empty()
+}

@@ -1,0 +1,273 @@
+//! The façade a front end talks to: options, and a blocking `search`.
+//!
+//! ## Lazy SMP
+//!
+//! `Threads` searches run the same iterative deepening on the same root in a
+//! `rayon` pool and share only the transposition table. Thread 0 is the main
+//! thread: it alone checks the clock, reports `info`, decides when to stop, and
+//! its root move is the answer. Helper threads with an odd index search one ply
+//! deeper than the main thread's current depth, so the threads spread over
+//! different parts of the tree and fill the table with results the main thread
+//! then hits. A single thread is deterministic for a given position, depth and
+//! hash size (after `clear`).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+use crate::moves::Move;
+use crate::position::Position;
+
+use super::alphabeta::{Searcher, Shared, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use super::limits::{Bound, Control, Info, Limits, SearchResult};
+use super::ordering::{order_moves, Heuristics, ScoredMove};
+use super::timeman::TimeManager;
+use super::tt::TranspositionTable;
+
+pub const DEFAULT_HASH_MB: usize = 16;
+pub const MAX_HASH_MB: usize = 65_536;
+pub const MAX_THREADS: usize = 256;
+/// Search threads need deep stacks: every ply keeps a position and move buffers.
+const THREAD_STACK: usize = 32 * 1024 * 1024;
+
+pub struct Engine {
+    tt: RwLock<Arc<TranspositionTable>>,
+    pool: Mutex<Arc<rayon::ThreadPool>>,
+    threads: AtomicU64,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+fn build_pool(threads: usize) -> Arc<rayon::ThreadPool> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(THREAD_STACK)
+        .thread_name(|i| format!("tandem-search-{i}"))
+        .build();
+    // Building a pool only fails when the OS refuses threads; fall back to one.
+    match pool {
+        Ok(pool) => Arc::new(pool),
+        Err(_) => Arc::new(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .stack_size(THREAD_STACK)
+                .build()
+                .expect("the OS gives at least one thread"),
+        ),
+    }
+}
+
+impl Engine {
+    pub fn new() -> Engine {
+        Engine {
+            tt: RwLock::new(Arc::new(TranspositionTable::new(DEFAULT_HASH_MB))),
+            pool: Mutex::new(build_pool(1)),
+            threads: AtomicU64::new(1),
+        }
+    }
+
+    /// Resizes (and clears) the transposition table.
+    pub fn set_hash_mb(&self, megabytes: usize) {
+        let table = Arc::new(TranspositionTable::new(megabytes.clamp(1, MAX_HASH_MB)));
+        *self.tt.write().unwrap_or_else(|e| e.into_inner()) = table;
+    }
+
+    pub fn set_threads(&self, threads: usize) {
+        let threads = threads.clamp(1, MAX_THREADS);
+        if self.threads.swap(threads as u64, Ordering::Relaxed) != threads as u64 {
+            *self.pool.lock().unwrap_or_else(|e| e.into_inner()) = build_pool(threads);
+        }
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads.load(Ordering::Relaxed) as usize
+    }
+
+    /// Forgets everything learnt (UCI `ucinewgame`).
+    pub fn clear(&self) {
+        self.table().clear();
+    }
+
+    fn table(&self) -> Arc<TranspositionTable> {
+        self.tt.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Searches `root` within `limits`. Blocking: call it from a search thread.
+    /// `history` holds the hashes of the positions before `root` on this board,
+    /// oldest first, for repetitions. `report` runs for every finished
+    /// iteration and MultiPV line.
+    pub fn search(
+        &self,
+        root: &Position,
+        history: &[u64],
+        limits: &Limits,
+        control: &Control,
+        report: &mut (dyn FnMut(&Info) + Send),
+    ) -> SearchResult {
+        let tt = self.table();
+        tt.new_search();
+        let root_moves = self.root_moves(root, limits, &tt);
+        if root_moves.is_empty() {
+            wait_while_required(limits, control);
+            return SearchResult::default();
+        }
+        let threads = self.threads();
+        let shared = Shared {
+            tt: &tt,
+            control,
+            abort: AtomicBool::new(false),
+            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            node_limit: limits.nodes,
+        };
+        let pool = self.pool.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let start = Instant::now();
+        let result = pool.scope(|scope| {
+            for id in 1..threads {
+                let shared = &shared;
+                let root_moves = root_moves.clone();
+                scope.spawn(move |_| {
+                    let mut helper = Searcher::new(shared, id, root, history, root_moves);
+                    iterate(&mut helper, id, limits, start, None);
+                });
+            }
+            let mut main = Searcher::new(&shared, 0, root, history, root_moves);
+            main.time = Some(TimeManager::new(limits, root.turn()));
+            iterate(&mut main, 0, limits, start, Some(report));
+            shared.abort.store(true, Ordering::Relaxed);
+            main.flush_nodes();
+            let best = &main.root_moves[0];
+            SearchResult {
+                best: Some(best.m),
+                ponder: best.pv.get(1).copied(),
+                score: Some(super::alphabeta::to_uci_score(
+                    if best.score == -INFINITY { best.previous_score } else { best.score },
+                )),
+                depth: main.completed_depth,
+                nodes: 0,
+            }
+        });
+        wait_while_required(limits, control);
+        SearchResult { nodes: shared.total_nodes(), ..result }
+    }
+
+    /// Legal root moves (restricted to `searchmoves`), best guess first.
+    fn root_moves(&self, root: &Position, limits: &Limits, tt: &TranspositionTable) -> Vec<Move> {
+        let mut moves: Vec<ScoredMove> = root
+            .legal_moves()
+            .into_iter()
+            .filter(|m| limits.search_moves.is_empty() || limits.search_moves.contains(m))
+            .map(|m| ScoredMove { m, score: 0 })
+            .collect();
+        let tt_move = tt.probe(root.hash()).map_or(Move::NONE, |e| e.best);
+        order_moves(root, &mut moves, tt_move, &Heuristics::new(1), 0, Move::NONE);
+        moves.into_iter().map(|sm| sm.m).collect()
+    }
+}
+
+/// UCI forbids a `bestmove` during `go infinite` or pondering before `stop`/`ponderhit`.
+fn wait_while_required(limits: &Limits, control: &Control) {
+    while (limits.infinite || control.is_pondering()) && !control.is_stopped() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Deepest iteration the limits allow.
+fn max_depth(limits: &Limits) -> i32 {
+    let cap = (MAX_PLY - 8) as i32;
+    match (limits.depth, limits.mate) {
+        (Some(d), _) => (d as i32).clamp(1, cap),
+        (None, Some(mate)) => (2 * mate as i32 + 1).clamp(1, cap),
+        (None, None) => cap,
+    }
+}
+
+/// Iterative deepening with aspiration windows and MultiPV for one thread.
+fn iterate(searcher: &mut Searcher, id: usize, limits: &Limits, start: Instant, mut report: Option<&mut (dyn FnMut(&Info) + Send)>) {
+    let multipv = if id == 0 { limits.multipv.clamp(1, searcher.root_moves.len()) } else { 1 };
+    let mut best_changes = 0.0f64;
+    let mut last_best = searcher.root_moves[0].m;
+    for iteration in 1..=max_depth(limits) {
+        let depth = iteration + i32::from(id % 2 == 1 && iteration > 1);
+        for rm in searcher.root_moves.iter_mut() {
+            if rm.score != -INFINITY {
+                rm.previous_score = rm.score;
+            }
+        }
+        for pv_index in 0..multipv {
+            if !aspiration(searcher, depth, pv_index, start, &mut report) {
+                break;
+            }
+            if let Some(report) = report.as_deref_mut() {
+                report(&searcher.info(depth as u32, pv_index, Bound::Exact, start.elapsed()));
+            }
+        }
+        if searcher.aborted() {
+            break;
+        }
+        searcher.completed_depth = depth as u32;
+        if id != 0 {
+            continue;
+        }
+        let best = &searcher.root_moves[0];
+        if best.m != last_best {
+            best_changes += 1.0;
+            last_best = best.m;
+        }
+        best_changes *= 0.5;
+        if mate_limit_reached(limits, best.score) || proven_mate_done(best.score, depth) && limits.depth.is_none() && !limits.infinite {
+            break;
+        }
+        let instability = 1.0 + best_changes;
+        let control = searcher.control();
+        if searcher.time.as_mut().is_some_and(|t| t.soft_limit_reached(control, instability)) {
+            break;
+        }
+    }
+}
+
+/// Searches one MultiPV line with a window that widens on failure.
+/// Returns false if the search was aborted.
+fn aspiration(searcher: &mut Searcher, depth: i32, pv_index: usize, start: Instant, report: &mut Option<&mut (dyn FnMut(&Info) + Send)>) -> bool {
+    let previous = searcher.root_moves[pv_index].previous_score;
+    let mut delta = 30;
+    let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
+        ((previous - delta).max(-INFINITY), (previous + delta).min(INFINITY))
+    } else {
+        (-INFINITY, INFINITY)
+    };
+    loop {
+        let Some(score) = searcher.search_root(depth, alpha, beta, pv_index) else {
+            return false;
+        };
+        let bound = if score <= alpha {
+            beta = (alpha + beta) / 2;
+            alpha = (score - delta).max(-INFINITY);
+            Bound::Upper
+        } else if score >= beta {
+            beta = (score + delta).min(INFINITY);
+            Bound::Lower
+        } else {
+            return true;
+        };
+        if let Some(report) = report.as_deref_mut() {
+            if start.elapsed() > Duration::from_secs(1) {
+                report(&searcher.info(depth as u32, pv_index, bound, start.elapsed()));
+            }
+        }
+        delta += delta / 2;
+    }
+}
+
+/// `go mate N`: a mate in at most N moves for the side to move is found.
+fn mate_limit_reached(limits: &Limits, score: i32) -> bool {
+    limits.mate.is_some_and(|n| score >= MATE_BOUND && (MATE - score + 1) / 2 <= n as i32)
+}
+
+/// A mate was found and the search has gone well past its length.
+fn proven_mate_done(score: i32, depth: i32) -> bool {
+    score.abs() >= MATE_BOUND && depth >= 2 * (MATE - score.abs()) + 6
+}

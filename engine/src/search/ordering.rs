@@ -1,0 +1,169 @@
+//! Move ordering: the staged move picker and the heuristics it reads.
+//!
+//! Stages, best first: the transposition-table move; captures and promotions
+//! that do not lose material (by SEE, most valuable victim first); the two
+//! killer moves of the ply and the counter-move to the opponent's last move;
+//! drops; other quiet moves; and last the captures that lose material. Drops
+//! and quiet moves are each ordered by their history score. All legal moves are
+//! generated at once (the generator is cheap) and sorted by stage and score.
+
+use shakmaty::{Color, Role};
+
+use crate::moves::{Move, MoveKind};
+use crate::movegen::MoveSink;
+use crate::position::Position;
+
+use super::see::{see_ge, see_value};
+
+const TT_MOVE: i32 = 1 << 29;
+const GOOD_CAPTURE: i32 = 1 << 28;
+const KILLER: i32 = 1 << 27;
+const COUNTER: i32 = KILLER - 2;
+const DROP: i32 = 1 << 25;
+const QUIET: i32 = 0;
+const BAD_CAPTURE: i32 = -(1 << 28);
+
+/// History scores stay within ±HISTORY_MAX ("gravity" keeps them there).
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// A move with its ordering score.
+#[derive(Clone, Copy, Debug)]
+pub struct ScoredMove {
+    pub m: Move,
+    pub score: i32,
+}
+
+impl MoveSink for Vec<ScoredMove> {
+    #[inline]
+    fn push(&mut self, m: Move) {
+        Vec::push(self, ScoredMove { m, score: 0 });
+    }
+}
+
+/// History, killers and counter-moves of one search thread.
+pub struct Heuristics {
+    /// `[colour][slot][to]`, slot = role index, +6 for drops.
+    history: Vec<i32>,
+    killers: Vec<[Move; 2]>,
+    /// `[slot of the previous move][its target square]`.
+    counters: Vec<Move>,
+}
+
+#[inline]
+fn slot(m: Move) -> usize {
+    (m.role() as usize - 1) + if m.is_drop() { 6 } else { 0 }
+}
+
+#[inline]
+fn history_index(color: Color, m: Move) -> usize {
+    (color as usize * 12 + slot(m)) * 64 + m.to() as usize
+}
+
+/// Quiet moves (and drops) are the ones the history heuristic orders.
+#[inline]
+pub fn is_quiet(pos: &Position, m: Move) -> bool {
+    !pos.is_capture(m) && !m.is_promotion_like()
+}
+
+impl Heuristics {
+    pub fn new(max_ply: usize) -> Heuristics {
+        Heuristics {
+            history: vec![0; 2 * 12 * 64],
+            killers: vec![[Move::NONE; 2]; max_ply + 2],
+            counters: vec![Move::NONE; 12 * 64],
+        }
+    }
+
+    pub fn history(&self, color: Color, m: Move) -> i32 {
+        self.history[history_index(color, m)]
+    }
+
+    pub fn killers(&self, ply: usize) -> [Move; 2] {
+        self.killers[ply]
+    }
+
+    pub fn counter(&self, previous: Move) -> Move {
+        if previous == Move::NONE {
+            return Move::NONE;
+        }
+        self.counters[slot(previous) * 64 + previous.to() as usize]
+    }
+
+    /// A quiet move refuted the node: reward it, punish the quiets tried before it.
+    pub fn reward(&mut self, color: Color, ply: usize, previous: Move, best: Move, tried: &[Move], depth: i32) {
+        let bonus = (depth * depth).min(400) * 8;
+        self.nudge(color, best, bonus);
+        for &m in tried {
+            if m != best {
+                self.nudge(color, m, -bonus);
+            }
+        }
+        let killers = &mut self.killers[ply];
+        if killers[0] != best {
+            killers[1] = killers[0];
+            killers[0] = best;
+        }
+        if previous != Move::NONE {
+            self.counters[slot(previous) * 64 + previous.to() as usize] = best;
+        }
+    }
+
+    fn nudge(&mut self, color: Color, m: Move, bonus: i32) {
+        let entry = &mut self.history[history_index(color, m)];
+        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Clears the killers below `ply` (they belong to other subtrees).
+    pub fn clear_killers(&mut self, ply: usize) {
+        if let Some(k) = self.killers.get_mut(ply) {
+            *k = [Move::NONE; 2];
+        }
+    }
+}
+
+/// Most valuable victim first, then least valuable attacker.
+#[inline]
+fn mvv_lva(pos: &Position, m: Move) -> i32 {
+    let victim = match m.kind() {
+        MoveKind::EnPassant => see_value(Role::Pawn),
+        _ => pos.role_at(m.to()).map_or(0, see_value),
+    };
+    let promotion = if m.kind() == MoveKind::Promotion { see_value(m.role()) } else { 0 };
+    let attacker = pos.role_at(m.from()).map_or(0, see_value);
+    (victim + promotion) * 16 - attacker / 16
+}
+
+/// Scores and sorts `moves` for the main search.
+pub fn order_moves(pos: &Position, moves: &mut [ScoredMove], tt_move: Move, heuristics: &Heuristics, ply: usize, previous: Move) {
+    let color = pos.turn();
+    let killers = heuristics.killers(ply);
+    let counter = heuristics.counter(previous);
+    for sm in moves.iter_mut() {
+        let m = sm.m;
+        sm.score = if m == tt_move {
+            TT_MOVE
+        } else if !is_quiet(pos, m) {
+            let base = mvv_lva(pos, m);
+            if see_ge(pos, m, 0) { GOOD_CAPTURE + base } else { BAD_CAPTURE + base }
+        } else if m == killers[0] {
+            KILLER + 1
+        } else if m == killers[1] {
+            KILLER
+        } else if m == counter {
+            COUNTER
+        } else if m.is_drop() {
+            DROP + heuristics.history(color, m)
+        } else {
+            QUIET + heuristics.history(color, m)
+        };
+    }
+    moves.sort_unstable_by(|a, b| b.score.cmp(&a.score));
+}
+
+/// Scores and sorts captures for quiescence search (MVV-LVA).
+pub fn order_noisy(pos: &Position, moves: &mut [ScoredMove]) {
+    for sm in moves.iter_mut() {
+        sm.score = mvv_lva(pos, sm.m);
+    }
+    moves.sort_unstable_by(|a, b| b.score.cmp(&a.score));
+}

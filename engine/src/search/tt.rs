@@ -1,0 +1,203 @@
+//! The shared, lock-free transposition table.
+//!
+//! ## Entry layout
+//!
+//! An entry is two `AtomicU64` words: `check = key ^ data` and `data`. A reader
+//! loads both and accepts the entry only if `check ^ data == key`; a torn write
+//! by another thread (one word new, one old) fails the test and reads as a miss,
+//! so no lock is needed (Hyatt and Mann's "lockless hashing").
+//!
+//! `data` packs, from the low bit:
+//!
+//! | bits  | field |
+//! |-------|-------|
+//! | 0-24  | best move (the 25 significant bits of [`Move`]) |
+//! | 25-40 | score (`i16`, mate scores relative to the node) |
+//! | 41-48 | depth (`u8`) |
+//! | 49-50 | bound: 1 upper, 2 lower, 3 exact |
+//! | 51-56 | generation (6 bits, advanced once per search) |
+//! | 57-63 | unused |
+//!
+//! Entries sit in buckets of four (64 bytes, one cache line). A store replaces
+//! the entry with the same key, else the one least worth keeping: shallow and
+//! from an old search.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+use crate::moves::Move;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TtBound {
+    Upper = 1,
+    Lower = 2,
+    Exact = 3,
+}
+
+/// A decoded entry.
+#[derive(Clone, Copy, Debug)]
+pub struct TtEntry {
+    pub best: Move,
+    pub score: i32,
+    pub depth: u32,
+    pub bound: TtBound,
+}
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+const BUCKET: usize = 4;
+const MOVE_BITS: u64 = (1 << 25) - 1;
+
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    /// Number of buckets minus one (a power of two).
+    mask: usize,
+    generation: AtomicU8,
+}
+
+impl TranspositionTable {
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let bytes = megabytes.max(1) * 1024 * 1024;
+        let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).next_power_of_two() / 2;
+        let buckets = buckets.max(1);
+        let mut slots = Vec::with_capacity(buckets * BUCKET);
+        slots.resize_with(buckets * BUCKET, Slot::default);
+        TranspositionTable { slots, mask: buckets - 1, generation: AtomicU8::new(0) }
+    }
+
+    pub fn clear(&self) {
+        for slot in &self.slots {
+            slot.check.store(0, Ordering::Relaxed);
+            slot.data.store(0, Ordering::Relaxed);
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Called once per search, so that old entries give way.
+    pub fn new_search(&self) {
+        let next = (self.generation.load(Ordering::Relaxed) + 1) & 63;
+        self.generation.store(next, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &[Slot] {
+        let start = (key as usize & self.mask) * BUCKET;
+        &self.slots[start..start + BUCKET]
+    }
+
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        for slot in self.bucket(key) {
+            let data = slot.data.load(Ordering::Relaxed);
+            let check = slot.check.load(Ordering::Relaxed);
+            if check ^ data == key && data != 0 {
+                return decode(data);
+            }
+        }
+        None
+    }
+
+    pub fn store(&self, key: u64, best: Move, score: i32, depth: u32, bound: TtBound) {
+        let generation = u64::from(self.generation.load(Ordering::Relaxed));
+        let bucket = self.bucket(key);
+        let mut victim = &bucket[0];
+        let mut victim_worth = i32::MAX;
+        for slot in bucket {
+            let data = slot.data.load(Ordering::Relaxed);
+            let check = slot.check.load(Ordering::Relaxed);
+            if check ^ data == key {
+                // Same position: keep the old move if the new search found none,
+                // and keep a deeper exact result from this search.
+                let old = decode(data);
+                if let Some(old) = old {
+                    let same_search = (data >> 51) & 63 == generation;
+                    if same_search && bound != TtBound::Exact && old.depth > depth + 2 {
+                        return;
+                    }
+                    let best = if best == Move::NONE { old.best } else { best };
+                    write(slot, key, encode(best, score, depth, bound, generation));
+                    return;
+                }
+                victim = slot;
+                break;
+            }
+            let worth = if data == 0 {
+                i32::MIN
+            } else {
+                let age = ((generation + 64 - ((data >> 51) & 63)) & 63) as i32;
+                ((data >> 41) & 0xff) as i32 - 8 * age
+            };
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = slot;
+            }
+        }
+        write(victim, key, encode(best, score, depth, bound, generation));
+    }
+
+    /// Permille of sampled entries written during the current search.
+    pub fn hashfull(&self) -> u32 {
+        let generation = u64::from(self.generation.load(Ordering::Relaxed));
+        let sample = self.slots.len().min(1000);
+        let used = self.slots[..sample]
+            .iter()
+            .filter(|s| {
+                let data = s.data.load(Ordering::Relaxed);
+                data != 0 && (data >> 51) & 63 == generation
+            })
+            .count();
+        (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+#[inline]
+fn write(slot: &Slot, key: u64, data: u64) {
+    slot.check.store(key ^ data, Ordering::Relaxed);
+    slot.data.store(data, Ordering::Relaxed);
+}
+
+#[inline]
+fn encode(best: Move, score: i32, depth: u32, bound: TtBound, generation: u64) -> u64 {
+    let score = score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16 as u16 as u64;
+    (u64::from(best.bits()) & MOVE_BITS)
+        | score << 25
+        | u64::from(depth.min(255)) << 41
+        | (bound as u64) << 49
+        | generation << 51
+}
+
+#[inline]
+fn decode(data: u64) -> Option<TtEntry> {
+    let bound = match (data >> 49) & 3 {
+        1 => TtBound::Upper,
+        2 => TtBound::Lower,
+        3 => TtBound::Exact,
+        _ => return None,
+    };
+    Some(TtEntry {
+        best: Move::from_bits((data & MOVE_BITS) as u32),
+        score: i32::from(((data >> 25) & 0xffff) as u16 as i16),
+        depth: ((data >> 41) & 0xff) as u32,
+        bound,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Role, Square};
+
+    #[test]
+    fn stores_and_probes_round_trip() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::drop(Role::Knight, Square::F7);
+        tt.store(0xDEAD_BEEF_1234_5678, m, -31_500, 12, TtBound::Lower);
+        let e = tt.probe(0xDEAD_BEEF_1234_5678).unwrap();
+        assert_eq!((e.best, e.score, e.depth, e.bound), (m, -31_500, 12, TtBound::Lower));
+        assert!(tt.probe(0x1234).is_none());
+        tt.clear();
+        assert!(tt.probe(0xDEAD_BEEF_1234_5678).is_none());
+    }
+}

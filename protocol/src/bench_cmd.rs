@@ -1,0 +1,18 @@
+//! `tandem bench [depth]`: the node-count signature and a speed figure.
+
+use clap::Args;
+use tandem_engine::bench::{run_bench, DEFAULT_DEPTH};
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Search depth for every bench position.
+    #[arg(default_value_t = DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=30))]
+    depth: u32,
+}
+
+pub fn run(args: &BenchArgs) -> Result<(), String> {
+    let report = run_bench(args.depth);
+    eprintln!("time {:.3} s", report.elapsed.as_secs_f64());
+    println!("bench {} nodes {} nps", report.nodes, report.nps());
+    Ok(())
+}

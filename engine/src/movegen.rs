@@ -386,6 +386,35 @@ impl Position {
         }
     }
 
+    /// Does the (legal) move give check? Exact, and without making the move
+    /// except for the rare kinds (castling, en passant, fall-through, re-entry).
+    pub fn gives_check(&self, m: Move) -> bool {
+        let us = self.turn;
+        let their_king = self.king(us.other());
+        let to = m.to();
+        match m.kind() {
+            MoveKind::Drop => attack_origins(m.role(), us, their_king, self.occupied()).contains(to),
+            MoveKind::Normal | MoveKind::DoublePush | MoveKind::Promotion | MoveKind::Steal => {
+                let occupied = self.occupied().without(m.from()).with(to);
+                if m.role() != Role::King && attack_origins(m.role(), us, their_king, occupied).contains(to) {
+                    return true;
+                }
+                // The opponent was not in check, so any slider now reaching the
+                // king was uncovered by the move.
+                let queens = self.by_role(Role::Queen);
+                let sliders = ((bishop_attacks(their_king, occupied) & (self.by_role(Role::Bishop) | queens))
+                    | (rook_attacks(their_king, occupied) & (self.by_role(Role::Rook) | queens)))
+                    & self.by_color(us);
+                sliders.without(to).without(m.from()).any()
+            }
+            _ => {
+                let mut after = self.clone();
+                after.play(m);
+                after.is_check()
+            }
+        }
+    }
+
     /// Does the (legal) move leave the opponent checkmated under the mate rule?
     fn mates(&self, m: Move) -> bool {
         let mut after = self.clone();

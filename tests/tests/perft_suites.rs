@@ -2,7 +2,7 @@
 //! shakmaty, committed so no peer is needed).
 //!
 //! The default run checks every entry up to the deepest depth whose count is at
-//! most `TANDEM_PERFT_LIMIT` leaves (default 5 million); the ignored test checks
+//! most `TANDEM_PERFT_LIMIT` leaves (default 20 million); the ignored test checks
 //! every depth: `cargo test --release -p tandem-tests --test perft_suites -- --ignored`.
 
 use tandem_engine::{parse_fen, perft, Rules};
@@ -37,7 +37,7 @@ fn check_suites(limit: u64) {
 
 #[test]
 fn perft_suites_to_the_default_limit() {
-    let limit = std::env::var("TANDEM_PERFT_LIMIT").ok().and_then(|v| v.parse().ok()).unwrap_or(5_000_000);
+    let limit = std::env::var("TANDEM_PERFT_LIMIT").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000_000);
     check_suites(limit);
 }
 

@@ -358,9 +358,7 @@ impl<'a> Searcher<'a> {
         for (index, sm) in moves.iter().enumerate() {
             let m = sm.m;
             let quiet = is_quiet(pos, m);
-            let mut child = pos.clone();
-            child.play(m);
-            let gives_check = child.is_check();
+            let gives_check = pos.gives_check(m);
 
             // Late move pruning and futility pruning of quiet moves near the leaves.
             if !is_pv && !in_check && quiet && !gives_check && best_score > -MATE_BOUND {
@@ -375,6 +373,8 @@ impl<'a> Searcher<'a> {
                 continue;
             }
 
+            let mut child = pos.clone();
+            child.play(m);
             let extension = i32::from(gives_check && ply < 2 * MAX_PLY / 3);
             let new_depth = depth - 1 + extension;
             self.path.push(child.hash());

@@ -39,11 +39,12 @@ impl BenchReport {
     }
 }
 
-/// Searches every bench position to `depth` with one thread and a fresh table.
-pub fn run_bench(depth: u32) -> BenchReport {
+/// Searches every bench position to `depth` with a fresh table. With one
+/// thread the node count is the signature; with more it measures time to depth.
+pub fn run_bench(depth: u32, threads: usize) -> BenchReport {
     let engine = Engine::new();
     engine.set_hash_mb(BENCH_HASH_MB);
-    engine.set_threads(1);
+    engine.set_threads(threads);
     let limits = Limits { depth: Some(depth), multipv: 1, ..Limits::default() };
     let start = Instant::now();
     let mut nodes = 0;

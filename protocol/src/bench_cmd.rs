@@ -8,10 +8,13 @@ pub struct BenchArgs {
     /// Search depth for every bench position.
     #[arg(default_value_t = DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=30))]
     depth: u32,
+    /// Search threads: 1 gives the signature; more measure time to depth.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
 }
 
 pub fn run(args: &BenchArgs) -> Result<(), String> {
-    let report = run_bench(args.depth);
+    let report = run_bench(args.depth, args.threads as usize);
     eprintln!("time {:.3} s", report.elapsed.as_secs_f64());
     println!("bench {} nodes {} nps", report.nodes, report.nps());
     Ok(())

@@ -144,7 +144,7 @@ fn the_losing_side_takes_a_repetition() {
 
 #[test]
 fn bench_signature_is_deterministic() {
-    let first = run_bench(4).nodes;
-    let second = run_bench(4).nodes;
+    let first = run_bench(4, 1).nodes;
+    let second = run_bench(4, 1).nodes;
     assert_eq!(first, second);
 }

@@ -15,6 +15,7 @@ pub mod reserve;
 pub mod rules;
 pub mod search;
 pub mod status;
+pub mod team;
 pub mod zobrist;
 
 pub use fen::{parse_bfen, parse_fen, to_bfen, to_fen, FenError, STARTPOS};

@@ -18,7 +18,9 @@ use crate::position::Position;
 use crate::rules::{Mate, Repetition, Stalemate};
 use crate::status::Status;
 
-use super::eval::evaluate;
+use super::eval::{evaluate_with, Expected};
+use crate::moves::MoveKind;
+use crate::team::{FlowValues, TeamModel};
 use super::limits::{Bound, Control, Info, Score};
 use super::ordering::{is_quiet, order_moves, order_noisy, Heuristics, ScoredMove};
 use super::see::see_ge;
@@ -81,6 +83,10 @@ pub struct Searcher<'a> {
     seldepth: u32,
     pub time: Option<TimeManager>,
     pub completed_depth: u32,
+    /// The side to move at the root, for the team terms.
+    root_color: shakmaty::Color,
+    flow: Option<FlowValues>,
+    expected: Expected,
 }
 
 /// Reductions for late moves, by depth and move number.
@@ -131,7 +137,7 @@ pub fn to_uci_score(score: i32) -> Score {
 }
 
 impl<'a> Searcher<'a> {
-    pub fn new(shared: &'a Shared<'a>, id: usize, root: &Position, history: &[u64], root_moves: Vec<Move>) -> Searcher<'a> {
+    pub fn new(shared: &'a Shared<'a>, id: usize, root: &Position, history: &[u64], root_moves: Vec<Move>, team: Option<&TeamModel>) -> Searcher<'a> {
         let mut path = history.to_vec();
         path.push(root.hash());
         Searcher {
@@ -150,7 +156,35 @@ impl<'a> Searcher<'a> {
             seldepth: 0,
             time: None,
             completed_depth: 0,
+            root_color: root.turn(),
+            flow: team.and_then(|t| t.flow),
+            expected: team.map_or_else(Expected::default, |t| t.expected),
         }
+    }
+
+    /// Static evaluation plus the team balance of the line (`balance` is from
+    /// the root side's point of view).
+    #[inline]
+    fn evaluate(&self, pos: &Position, balance: i32) -> i32 {
+        let balance = if pos.turn() == self.root_color { balance } else { -balance };
+        evaluate_with(pos, &self.expected) + balance
+    }
+
+    /// What the capture made by `m` is worth to the root side's team beyond
+    /// this board: the victim goes to the mover's partner.
+    #[inline]
+    fn flow_delta(&self, pos: &Position, m: Move) -> i32 {
+        let Some(flow) = &self.flow else { return 0 };
+        let victim = match m.kind() {
+            MoveKind::EnPassant => shakmaty::Role::Pawn,
+            MoveKind::Drop | MoveKind::Castle => return 0,
+            _ => match pos.role_at(m.to()) {
+                Some(_) if pos.promoted().contains(m.to()) => shakmaty::Role::Pawn,
+                Some(role) if pos.by_color(pos.turn().other()).contains(m.to()) => role,
+                _ => return 0,
+            },
+        };
+        if pos.turn() == self.root_color { flow.gain(victim) } else { -flow.loss(victim) }
     }
 
     pub fn nodes(&self) -> u64 {
@@ -198,17 +232,18 @@ impl<'a> Searcher<'a> {
         }
         for i in pv_index..self.root_moves.len() {
             let m = self.root_moves[i].m;
+            let balance = self.flow_delta(&root, m);
             let mut child = root.clone();
             child.play(m);
             self.path.push(child.hash());
             let gives_check = child.is_check();
             let new_depth = depth - 1 + i32::from(gives_check);
             let score = if i == pv_index {
-                -self.search(&child, new_depth, -beta, -alpha, 1, true, m)
+                -self.search(&child, new_depth, -beta, -alpha, 1, true, m, balance)
             } else {
-                let mut s = -self.search(&child, new_depth, -alpha - 1, -alpha, 1, false, m);
+                let mut s = -self.search(&child, new_depth, -alpha - 1, -alpha, 1, false, m, balance);
                 if s > alpha && s < beta {
-                    s = -self.search(&child, new_depth, -beta, -alpha, 1, true, m);
+                    s = -self.search(&child, new_depth, -beta, -alpha, 1, true, m, balance);
                 }
                 s
             };
@@ -274,10 +309,10 @@ impl<'a> Searcher<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn search(&mut self, pos: &Position, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, is_pv: bool, previous: Move) -> i32 {
+    fn search(&mut self, pos: &Position, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, is_pv: bool, previous: Move, balance: i32) -> i32 {
         self.pv[ply].clear();
         if depth <= 0 {
-            return self.quiescence(pos, alpha, beta, ply);
+            return self.quiescence(pos, alpha, beta, ply, balance);
         }
         if !self.visit() {
             return 0;
@@ -287,7 +322,7 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluate(pos, balance);
         }
         // Mate distance pruning: no line from here beats a shorter mate already found.
         alpha = alpha.max(mated_in(ply));
@@ -315,7 +350,7 @@ impl<'a> Searcher<'a> {
         }
 
         let in_check = pos.is_check();
-        let static_eval = if in_check { -INFINITY } else { evaluate(pos) };
+        let static_eval = if in_check { -INFINITY } else { self.evaluate(pos, balance) };
 
         if !is_pv && !in_check {
             // Reverse futility: far above beta at low depth, trust the evaluation.
@@ -328,7 +363,7 @@ impl<'a> Searcher<'a> {
                 let mut child = pos.clone();
                 child.play_null();
                 self.path.push(child.hash());
-                let score = -self.search(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false, Move::NONE);
+                let score = -self.search(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false, Move::NONE, balance);
                 self.path.pop();
                 if self.aborted() {
                     return 0;
@@ -373,13 +408,14 @@ impl<'a> Searcher<'a> {
                 continue;
             }
 
+            let child_balance = balance + self.flow_delta(pos, m);
             let mut child = pos.clone();
             child.play(m);
             let extension = i32::from(gives_check && ply < 2 * MAX_PLY / 3);
             let new_depth = depth - 1 + extension;
             self.path.push(child.hash());
             let score = if index == 0 {
-                -self.search(&child, new_depth, -beta, -alpha, ply + 1, is_pv, m)
+                -self.search(&child, new_depth, -beta, -alpha, ply + 1, is_pv, m, child_balance)
             } else {
                 // Late move reductions for quiet moves and drops.
                 let mut r = 0;
@@ -392,12 +428,12 @@ impl<'a> Searcher<'a> {
                     r -= history / 6000;
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut s = -self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false, m);
+                let mut s = -self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false, m, child_balance);
                 if r > 0 && s > alpha {
-                    s = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false, m);
+                    s = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false, m, child_balance);
                 }
                 if is_pv && s > alpha && s < beta {
-                    s = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true, m);
+                    s = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true, m, child_balance);
                 }
                 s
             };
@@ -446,18 +482,18 @@ impl<'a> Searcher<'a> {
         best_score
     }
 
-    fn quiescence(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn quiescence(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, balance: i32) -> i32 {
         if !self.visit() {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply as u32);
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluate(pos, balance);
         }
         let in_check = pos.is_check();
         let mut best = -INFINITY;
         if !in_check {
-            let stand_pat = evaluate(pos);
+            let stand_pat = self.evaluate(pos, balance);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -479,9 +515,10 @@ impl<'a> Searcher<'a> {
             if !in_check && !see_ge(pos, m, 0) {
                 continue;
             }
+            let child_balance = balance + self.flow_delta(pos, m);
             let mut child = pos.clone();
             child.play(m);
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, child_balance);
             if self.aborted() {
                 self.buffers[ply] = moves;
                 return 0;

@@ -23,6 +23,11 @@ use super::limits::{Bound, Control, Info, Limits, SearchResult};
 use super::ordering::{order_moves, Heuristics, ScoredMove};
 use super::timeman::TimeManager;
 use super::tt::TranspositionTable;
+use crate::reserve::HAND_ROLES;
+use crate::team::{sit_allowance, ModelSwitches, TeamContext, TeamModel};
+use shakmaty::Role;
+
+use super::limits::Score;
 
 pub const DEFAULT_HASH_MB: usize = 16;
 pub const MAX_HASH_MB: usize = 65_536;
@@ -108,6 +113,22 @@ impl Engine {
         control: &Control,
         report: &mut (dyn FnMut(&Info) + Send),
     ) -> SearchResult {
+        self.search_team(root, history, limits, control, &TeamContext::default(), report)
+    }
+
+    /// [`Engine::search`] for a bughouse seat: the partner board, clocks and
+    /// requests in `team` shape the search through the partner-board model.
+    pub fn search_team(
+        &self,
+        root: &Position,
+        history: &[u64],
+        limits: &Limits,
+        control: &Control,
+        team: &TeamContext,
+        report: &mut (dyn FnMut(&Info) + Send),
+    ) -> SearchResult {
+        let model = TeamModel::new(root, team);
+        let model = (model.flow.is_some() || !model.expected.is_empty()).then_some(model);
         let tt = self.table();
         tt.new_search();
         let root_moves = self.root_moves(root, limits, &tt);
@@ -129,12 +150,13 @@ impl Engine {
             for id in 1..threads {
                 let shared = &shared;
                 let root_moves = root_moves.clone();
+                let model = model.as_ref();
                 scope.spawn(move |_| {
-                    let mut helper = Searcher::new(shared, id, root, history, root_moves);
+                    let mut helper = Searcher::new(shared, id, root, history, root_moves, model);
                     iterate(&mut helper, id, limits, start, None);
                 });
             }
-            let mut main = Searcher::new(&shared, 0, root, history, root_moves);
+            let mut main = Searcher::new(&shared, 0, root, history, root_moves, model.as_ref());
             main.time = Some(TimeManager::new(limits, root.turn()));
             iterate(&mut main, 0, limits, start, Some(report));
             shared.abort.store(true, Ordering::Relaxed);
@@ -152,6 +174,54 @@ impl Engine {
         });
         wait_while_required(limits, control);
         SearchResult { nodes: shared.total_nodes(), ..result }
+    }
+
+    /// The partner-board model's advice for the side to move on `root`, after
+    /// its search scored `score` (internal centipawns, side to move): whether to
+    /// sit for a piece, and what to tell the partner. Each "what if this piece
+    /// were in a hand" question is a small search of `probe_nodes` nodes.
+    pub fn advise(&self, root: &Position, history: &[u64], team: &TeamContext, score: i32, probe_nodes: u64) -> Advice {
+        let mut advice = Advice::default();
+        if !root.rules().is_two_board() {
+            return advice;
+        }
+        let us = root.turn();
+        let probe = |pos: &Position| -> i32 {
+            let limits = Limits { nodes: Some(probe_nodes), depth: Some(6), multipv: 1, ..Limits::default() };
+            let result = self.search(pos, history, &limits, &Control::new(), &mut |_| {});
+            result.score.map_or(0, score_to_internal)
+        };
+        let mut need = Vec::new();
+        let mut dont_give = Vec::new();
+        let mut best_arrival: Option<(Role, i32)> = None;
+        for role in HAND_ROLES {
+            let mut ours = root.clone();
+            ours.add_to_reserve(us, role);
+            let gain = probe(&ours) - score;
+            if gain >= NEED_GAIN {
+                need.push(role);
+            }
+            if gain >= SIT_GAIN && best_arrival.is_none_or(|(_, g)| gain > g) {
+                best_arrival = Some((role, gain));
+            }
+            // The piece may reach the opponent while it is their move: probe
+            // with the turn passed to them (when we are not in check).
+            if !root.is_check() {
+                let mut theirs = root.clone();
+                theirs.add_to_reserve(us.other(), role);
+                theirs.play_null();
+                if score + probe(&theirs) >= DONT_GIVE_LOSS {
+                    dont_give.push(role);
+                }
+            }
+        }
+        if team.switches.sitting {
+            advice.sit = sit_decision(root, team, best_arrival);
+        }
+        if team.switches.messages {
+            advice.messages = partner_messages(score, &need, &dont_give);
+        }
+        advice
     }
 
     /// Legal root moves (restricted to `searchmoves`), best guess first.
@@ -270,4 +340,79 @@ fn mate_limit_reached(limits: &Limits, score: i32) -> bool {
 /// A mate was found and the search has gone well past its length.
 fn proven_mate_done(score: i32, depth: i32) -> bool {
     score.abs() >= MATE_BOUND && depth >= 2 * (MATE - score.abs()) + 6
+}
+
+/// A piece in hand worth this much more (centipawns) is worth asking for.
+const NEED_GAIN: i32 = 300;
+/// A piece in the opponent's hand costing this much must not reach them.
+const DONT_GIVE_LOSS: i32 = 300;
+/// A likely arrival worth this much is worth waiting for.
+const SIT_GAIN: i32 = 250;
+/// Forecast probability (percent) from which an arrival is waited for.
+const SIT_LIKELIHOOD: i32 = 40;
+
+/// What the partner-board model suggests besides the move.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Advice {
+    /// Wait (do not move) for at most this long, for this piece.
+    pub sit: Option<Sit>,
+    /// Messages for the partner, in the vocabulary of PROTOCOL.md.
+    pub messages: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sit {
+    /// The piece we wait for (`None`: the partner asked us to sit).
+    pub waiting_for: Option<Role>,
+    pub up_to: Duration,
+}
+
+fn score_to_internal(score: Score) -> i32 {
+    match score {
+        Score::Cp(cp) => cp,
+        Score::Mate(n) if n > 0 => MATE - 2 * n + 1,
+        Score::Mate(n) => -MATE - 2 * n,
+    }
+}
+
+/// Sit when a piece that pays is likely to arrive (or the partner asked us to),
+/// and only while our time lead over the opponent lasts.
+fn sit_decision(root: &Position, team: &TeamContext, best_arrival: Option<(Role, i32)>) -> Option<Sit> {
+    let up_to = sit_allowance(&team.clocks)?;
+    let expected = TeamModel::new(root, &TeamContext { switches: ModelSwitches::default(), ..team.clone() }).expected;
+    let likely = best_arrival.filter(|&(role, _)| expected.get(root.turn(), role) >= SIT_LIKELIHOOD);
+    match likely {
+        Some((role, _)) => Some(Sit { waiting_for: Some(role), up_to }),
+        None if team.requests.sit => Some(Sit { waiting_for: None, up_to }),
+        None => None,
+    }
+}
+
+fn letters(roles: &[Role]) -> String {
+    roles.iter().map(|r| r.upper_char().to_string()).collect::<Vec<_>>().join(" ")
+}
+
+/// `need`, `dontgive`, `trades`, `dead` and `sit` from the probes.
+fn partner_messages(score: i32, need: &[Role], dont_give: &[Role]) -> Vec<String> {
+    let mut messages = Vec::new();
+    if score <= -MATE_BOUND {
+        messages.push("dead".to_string());
+    }
+    if !need.is_empty() {
+        messages.push(format!("need {}", letters(need)));
+    }
+    if !dont_give.is_empty() {
+        messages.push(format!("dontgive {}", letters(dont_give)));
+    }
+    match (need.is_empty(), dont_give.is_empty()) {
+        (false, true) => messages.push("trades good".to_string()),
+        (true, false) => messages.push("trades bad".to_string()),
+        _ => {}
+    }
+    // A pawn is the piece that reaches the opponent most easily: if even a pawn
+    // would sink us, the partner should not trade at all for now.
+    if dont_give.contains(&Role::Pawn) {
+        messages.push("sit".to_string());
+    }
+    messages
 }

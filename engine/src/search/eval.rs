@@ -49,6 +49,8 @@ pub mod params {
     pub const PASSED: [i32; 8] = [0, 5, 10, 20, 35, 60, 100, 0];
     pub const DOUBLED: i32 = 12;
     pub const ISOLATED: i32 = 10;
+    /// Share (percent) of a hand value credited for a piece expected to arrive.
+    pub const FORECAST_PERCENT: i32 = 50;
     /// Bonus for the side to move.
     pub const TEMPO: i32 = 30;
     /// Centralisation per step towards the centre, for knights and bishops.
@@ -65,11 +67,44 @@ fn idx(role: Role) -> usize {
     role as usize - 1
 }
 
+/// Pieces expected to arrive in each hand soon (the partner-board forecast),
+/// in hundredths of a piece, indexed `[colour][role - 1]`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Expected {
+    pub hundredths: [[i32; 5]; 2],
+}
+
+impl Expected {
+    #[inline]
+    pub fn get(&self, color: Color, role: Role) -> i32 {
+        self.hundredths[color as usize][idx(role)]
+    }
+
+    pub fn add(&mut self, color: Color, role: Role, hundredths: i32) {
+        let slot = &mut self.hundredths[color as usize][idx(role)];
+        *slot = (*slot + hundredths).min(400);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.hundredths == [[0; 5]; 2]
+    }
+}
+
 /// The evaluation from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
-    let white = side_score(pos, Color::White) - side_score(pos, Color::Black);
+    evaluate_with(pos, &Expected::default())
+}
+
+/// The evaluation, counting `expected` arrivals as part of each hand.
+pub fn evaluate_with(pos: &Position, expected: &Expected) -> i32 {
+    let white = white_score(pos, expected);
     let relative = if pos.turn() == Color::White { white } else { -white };
     relative + params::TEMPO
+}
+
+/// The evaluation from White's point of view, without the tempo bonus.
+pub fn white_score(pos: &Position, expected: &Expected) -> i32 {
+    side_score(pos, Color::White, expected) - side_score(pos, Color::Black, expected)
 }
 
 /// Material value of the pieces of `color` on the board and in hand.
@@ -83,11 +118,18 @@ pub fn material(pos: &Position, color: Color) -> i32 {
     score - (pos.promoted() & ours).count() as i32 * params::PROMOTED_DISCOUNT
 }
 
-fn side_score(pos: &Position, color: Color) -> i32 {
+fn side_score(pos: &Position, color: Color, expected: &Expected) -> i32 {
+    let mut forecast = 0;
+    if pos.rules().has_drops() {
+        for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            forecast += expected.get(color, role) * params::HAND[idx(role)] * params::FORECAST_PERCENT / 10_000;
+        }
+    }
     material(pos, color)
+        + forecast
         + placement_and_mobility(pos, color)
         + pawn_structure(pos, color)
-        - king_danger(pos, color)
+        - king_danger_with(pos, color, expected)
 }
 
 /// Distance-from-centre bonus: 0 on the rim, 3 in the centre.
@@ -182,12 +224,17 @@ fn front_span(color: Color, sq: Square) -> Bitboard {
 
 /// Penalty for the danger to `color`'s king.
 pub fn king_danger(pos: &Position, color: Color) -> i32 {
-    let units = king_danger_units(pos, color);
+    king_danger_with(pos, color, &Expected::default())
+}
+
+fn king_danger_with(pos: &Position, color: Color, expected: &Expected) -> i32 {
+    let units = king_danger_units(pos, color, expected);
     (units * units * params::KING_DANGER_SCALE / 16).min(params::KING_DANGER_CAP)
 }
 
-/// The raw danger units to `color`'s king (see the module documentation).
-pub fn king_danger_units(pos: &Position, color: Color) -> i32 {
+/// The raw danger units to `color`'s king (see the module documentation);
+/// pieces expected to reach the enemy hand count in proportion.
+pub fn king_danger_units(pos: &Position, color: Color, expected: &Expected) -> i32 {
     let them = color.other();
     let king = pos.king(color);
     let zone = king_attacks(king).with(king);
@@ -209,10 +256,12 @@ pub fn king_danger_units(pos: &Position, color: Color) -> i32 {
     }
     if pos.rules().has_drops() {
         let hand = pos.reserve(them);
-        let mut hand_units = 0;
-        for role in hand.roles() {
-            hand_units += i32::from(hand.count(role)) * params::HAND_UNITS[idx(role)];
+        let mut hundredths = 0;
+        for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            let count = 100 * i32::from(hand.count(role)) + expected.get(them, role);
+            hundredths += count * params::HAND_UNITS[idx(role)];
         }
+        let hand_units = hundredths / 100;
         if hand_units > 0 {
             let empty_near = (king_attacks(king) & !occupied).count() as i32;
             units += hand_units + empty_near * params::EMPTY_NEIGHBOUR_UNITS;

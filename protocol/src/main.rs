@@ -1,4 +1,5 @@
-//! `tandem`: the command-line front end of the engine.
+//! `tandem`: the command-line front end of the engine. Without a subcommand it
+//! speaks UCI or CECP on stdin/stdout (see PROTOCOL.md).
 
 mod bench_cmd;
 mod perft_cmd;
@@ -10,8 +11,9 @@ use clap::{Parser, Subcommand};
 #[derive(Parser)]
 #[command(name = "tandem", version, about = "A chess engine for the bughouse family")]
 struct Cli {
+    /// Without a subcommand: read UCI or xboard commands on stdin.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
@@ -25,8 +27,9 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Perft(args) => perft_cmd::run(&args),
-        Command::Bench(args) => bench_cmd::run(&args),
+        None => return tandem_protocol::run(std::io::stdin(), tandem_protocol::Output::stdout()),
+        Some(Command::Perft(args)) => perft_cmd::run(&args),
+        Some(Command::Bench(args)) => bench_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

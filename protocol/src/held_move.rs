@@ -1,0 +1,56 @@
+//! A best move that is found but not yet played: after `go infinite` or a
+//! ponder search until `stop` / `ponderhit`, and while our partner has asked us
+//! to sit, until they say `go` (or our clock runs low).
+
+use std::time::{Duration, Instant};
+
+use crate::engine_api::SearchResult;
+use crate::search_thread::{limits_after, SearchRequest};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HoldReason {
+    /// `go infinite` or pondering: the GUI must say `stop` or `ponderhit`.
+    UntilStopped,
+    /// Our partner said `sit`.
+    Sitting,
+}
+
+/// What a search is for, as the front end needs to know when it ends.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SearchPurpose {
+    /// It searches our own board (not the partner board of a `position bfen`).
+    pub our_board: bool,
+    /// When our clock would fall, if the search plays on a clock.
+    pub flag_falls_at: Option<Instant>,
+    /// The GUI asked for the move (`stop`, `?`): never hold it.
+    pub stop_requested: bool,
+}
+
+#[derive(Debug)]
+pub struct HeldMove {
+    pub result: SearchResult,
+    pub reason: HoldReason,
+    /// The search that found it, to restart it when material arrives.
+    pub request: SearchRequest,
+    pub purpose: SearchPurpose,
+    pub since: Instant,
+    /// When sitting must end so that our clock does not fall.
+    pub release_at: Option<Instant>,
+}
+
+impl HeldMove {
+    /// The request to search again from now, with the time left.
+    pub fn request_for_restart(&self) -> SearchRequest {
+        let mut request = self.request.clone();
+        request.limits = limits_after(&request.limits, request.root.turn(), self.since.elapsed());
+        request
+    }
+}
+
+/// Time kept back when sitting: we stop sitting this long before our flag falls.
+pub const SIT_MARGIN: Duration = Duration::from_secs(1);
+
+/// When a sitting player must move, given when our clock would fall.
+pub fn sit_release_time(flag_falls_at: Option<Instant>, move_overhead: Duration) -> Option<Instant> {
+    flag_falls_at.map(|at| at.checked_sub(SIT_MARGIN + move_overhead).unwrap_or(at))
+}

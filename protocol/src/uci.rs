@@ -1,0 +1,534 @@
+//! The UCI front end, with the opt-in bughouse extension (see PROTOCOL.md).
+
+use std::time::{Duration, Instant};
+
+use tandem_engine::{parse_bfen, BoardId, Position, Reserve, Status};
+
+use crate::board_state::BoardState;
+use crate::bughouse::{roles_that_free, PartnerMessage, Seat};
+use crate::driver::{FrontEnd, Flow};
+use crate::engine_api::{Bound, Clock, Info, Limits, Score, SearchResult};
+use crate::engine_settings::{check_hash_fits, DeferredChanges, EngineChange, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
+use crate::held_move::{sit_release_time, HeldMove, HoldReason, SearchPurpose};
+use crate::output::{echo, Output};
+use crate::parse::{number_in, InputError};
+use crate::search_thread::{Reporter, SearchDone, SearchRequest, Searcher};
+use crate::session::{variant_named, RulesConfig, Session, VARIANTS};
+use crate::uci_command::{parse_uci_line, GoCommand, PartnerCommand, PositionCommand, Setup, UciCommand};
+
+const MAX_MULTIPV: usize = 256;
+const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
+const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
+
+/// What `bughouse` answers: the extension's features, then `bughouseok`.
+const EXTENSION_FEATURES: &str = "feature seat partner reserve clocks ptell bfen board";
+
+struct UciOptions {
+    multipv: usize,
+    ponder: bool,
+    move_overhead: Duration,
+}
+
+pub struct UciFrontEnd {
+    out: Output,
+    searcher: Searcher,
+    session: Session,
+    options: UciOptions,
+    deferred: DeferredChanges,
+    debug: bool,
+    extensions: bool,
+    /// The running search's purpose.
+    active: SearchPurpose,
+    held: Option<HeldMove>,
+    /// The input ended: quit once the last best move is out.
+    closing: bool,
+}
+
+impl UciFrontEnd {
+    pub fn new(out: Output, searcher: Searcher) -> UciFrontEnd {
+        UciFrontEnd {
+            out,
+            searcher,
+            session: Session::default(),
+            options: UciOptions {
+                multipv: 1,
+                ponder: false,
+                move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+            },
+            deferred: DeferredChanges::default(),
+            debug: false,
+            extensions: false,
+            active: SearchPurpose::default(),
+            held: None,
+            closing: false,
+        }
+    }
+
+    fn info_string(&self, text: &str) {
+        self.out.line(&format!("info string {text}"));
+    }
+
+    fn error(&self, error: &InputError) {
+        self.info_string(&format!("error: {error}"));
+    }
+
+    fn execute(&mut self, command: UciCommand) -> Result<Flow, InputError> {
+        match command {
+            UciCommand::Uci => self.identify(),
+            UciCommand::Debug(on) => self.debug = on,
+            UciCommand::IsReady => self.out.line("readyok"),
+            UciCommand::SetOption { name, value } => self.set_option(&name, value.as_deref())?,
+            UciCommand::Register => {}
+            UciCommand::UciNewGame => self.new_game(),
+            UciCommand::Position(position) => self.set_position(position)?,
+            UciCommand::Go(go) => self.go(go)?,
+            UciCommand::Stop => self.stop(),
+            UciCommand::PonderHit => self.ponderhit(),
+            UciCommand::Quit => {
+                self.closing = true;
+                self.searcher.stop();
+                return Ok(Flow::Quit);
+            }
+            UciCommand::Display => self.display(),
+            UciCommand::Bughouse => {
+                self.extensions = true;
+                self.out.line(EXTENSION_FEATURES);
+                self.out.line("bughouseok");
+            }
+            UciCommand::Seat(seat) => self.set_seat(seat),
+            UciCommand::Partner(partner) => self.set_partner(partner)?,
+            UciCommand::Reserve(reserves) => self.set_reserves(reserves)?,
+            UciCommand::PTell(message) => self.partner_message(message),
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn identify(&self) {
+        let variants: String = VARIANTS.iter().map(|p| format!(" var {}", p.name())).collect();
+        for line in [
+            format!("id name tandem {}", env!("CARGO_PKG_VERSION")),
+            "id author the tandem developers".to_string(),
+            format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"),
+            format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
+            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
+            "option name Ponder type check default false".to_string(),
+            format!(
+                "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
+            ),
+            format!("option name UCI_Variant type combo default chess{variants}"),
+            "option name Rules type string default <empty>".to_string(),
+            "option name Clear Hash type button".to_string(),
+            "uciok".to_string(),
+        ] {
+            self.out.line(&line);
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), InputError> {
+        let lower = name.to_ascii_lowercase();
+        let needs_value = || {
+            value.filter(|v| !v.is_empty()).ok_or_else(|| InputError::new(format!("option '{}' needs a value", echo(name))))
+        };
+        let searching = self.searcher.is_running();
+        match lower.as_str() {
+            "hash" => {
+                let mb = number_in("Hash", Some(needs_value()?), 1, MAX_HASH_MB)?;
+                check_hash_fits(mb)?;
+                self.deferred.request(self.searcher.engine(), searching, EngineChange::HashMb(mb));
+            }
+            "threads" => {
+                let n = number_in("Threads", Some(needs_value()?), 1, MAX_THREADS)?;
+                self.deferred.request(self.searcher.engine(), searching, EngineChange::Threads(n));
+            }
+            "clear hash" => self.deferred.request(self.searcher.engine(), searching, EngineChange::Clear),
+            "multipv" => self.options.multipv = number_in("MultiPV", Some(needs_value()?), 1, MAX_MULTIPV)?,
+            "ponder" => self.options.ponder = parse_check("Ponder", needs_value()?)?,
+            "move overhead" => {
+                let ms = number_in("Move Overhead", Some(needs_value()?), 0, MAX_MOVE_OVERHEAD_MS)?;
+                self.options.move_overhead = Duration::from_millis(ms);
+            }
+            "uci_variant" => {
+                let text = needs_value()?;
+                let variant = variant_named(text).ok_or_else(|| {
+                    let names: Vec<&str> = VARIANTS.iter().map(|p| p.name()).collect();
+                    InputError::new(format!("unknown UCI_Variant '{}' (expected one of {})", echo(text), names.join(", ")))
+                })?;
+                let config = RulesConfig { variant, ..self.session.config().clone() };
+                self.set_rules(config)?;
+            }
+            "rules" => {
+                let text = value.unwrap_or("").trim();
+                let overrides = if text == "<empty>" { "" } else { text };
+                let config = RulesConfig { overrides: overrides.to_string(), ..self.session.config().clone() };
+                self.set_rules(config)?;
+            }
+            _ => return Err(InputError::new(format!("unknown option '{}'", echo(name)))),
+        }
+        Ok(())
+    }
+
+    fn set_rules(&mut self, config: RulesConfig) -> Result<(), InputError> {
+        if let Some(note) = self.session.set_config(config)? {
+            self.info_string(&note);
+        }
+        if self.debug {
+            self.info_string(&format!("rules {}", self.session.rules()));
+        }
+        Ok(())
+    }
+
+    fn new_game(&mut self) {
+        self.session.new_game();
+        self.deferred.request(self.searcher.engine(), self.searcher.is_running(), EngineChange::Clear);
+    }
+
+    fn set_position(&mut self, command: PositionCommand) -> Result<(), InputError> {
+        let rules = self.session.rules();
+        match command.setup {
+            Setup::StartPos => self.session.board = BoardState::from_setup(None, &command.moves, rules)?,
+            Setup::Fen(fen) => self.session.board = BoardState::from_setup(Some(&fen), &command.moves, rules)?,
+            Setup::Bfen(text) => {
+                let [a, b] = parse_bfen(&text, rules).map_err(|e| InputError::new(e.to_string()))?;
+                let (ours, partner) = match self.session.bughouse.seat.board {
+                    BoardId::A => (a, b),
+                    BoardId::B => (b, a),
+                };
+                self.session.board = BoardState::with_moves(ours, &command.moves)?;
+                self.session.bughouse.partner_board = Some(BoardState::new(partner));
+            }
+        }
+        if self.debug {
+            self.info_string(&format!("position {}", self.session.board.position()));
+        }
+        Ok(())
+    }
+
+    fn go(&mut self, go: GoCommand) -> Result<(), InputError> {
+        if self.searcher.is_running() || self.held.is_some() {
+            return Err(InputError::new("a search is already running: send 'stop' first"));
+        }
+        let seat = self.session.bughouse.seat;
+        let our_board = go.board.is_none_or(|b| b == seat.board);
+        let board = if our_board {
+            &self.session.board
+        } else {
+            self.session.bughouse.partner_board.as_ref().ok_or_else(|| {
+                InputError::new("no partner board to analyse: send 'position bfen' or 'partner' first")
+            })?
+        };
+        let root = board.position().clone();
+        let history = board.history().to_vec();
+        let limits = self.limits(&go, &root)?;
+        if our_board {
+            self.record_clocks(&go, seat);
+        }
+        let flag_falls_at = limits
+            .clock
+            .and_then(|c| c.time(root.turn()))
+            .filter(|_| !go.ponder)
+            .map(|t| Instant::now() + t);
+        let request = SearchRequest { root, history, limits, ponder: go.ponder };
+        self.searcher.start(request, self.reporter())?;
+        self.active = SearchPurpose { our_board, flag_falls_at, stop_requested: false };
+        Ok(())
+    }
+
+    fn limits(&self, go: &GoCommand, root: &Position) -> Result<Limits, InputError> {
+        let search_moves = go
+            .search_moves
+            .iter()
+            .map(|text| root.parse_move(text).map_err(|e| InputError::new(format!("searchmoves: {e}"))))
+            .collect::<Result<Vec<_>, _>>()?;
+        let has_clock = go.time.iter().chain(&go.increment).any(Option::is_some);
+        let clock = has_clock.then(|| Clock {
+            time: go.time,
+            increment: go.increment.map(Option::unwrap_or_default),
+            moves_to_go: go.moves_to_go,
+        });
+        Ok(Limits {
+            depth: go.depth,
+            nodes: go.nodes,
+            movetime: go.movetime,
+            mate: go.mate,
+            infinite: go.infinite,
+            clock,
+            search_moves,
+            multipv: self.options.multipv,
+            move_overhead: self.options.move_overhead,
+        })
+    }
+
+    /// Keeps the four clocks of `go` in the bughouse context.
+    fn record_clocks(&mut self, go: &GoCommand, seat: Seat) {
+        let clocks = &mut self.session.bughouse.clocks;
+        for color in tandem_engine::Color::ALL {
+            let i = color as usize;
+            clocks.set(seat.board, color, go.time[i], go.increment[i]);
+            clocks.set(seat.board.other(), color, go.partner_time[i], go.partner_increment[i]);
+        }
+    }
+
+    fn reporter(&self) -> Reporter {
+        let out = self.out.clone();
+        Box::new(move |info: &Info| out.line(&format_info(info)))
+    }
+
+    fn stop(&mut self) {
+        if let Some(held) = self.held.take() {
+            self.emit(&held.result, &held.request.root);
+        } else if self.searcher.is_running() {
+            self.active.stop_requested = true;
+            self.searcher.stop();
+        }
+    }
+
+    fn ponderhit(&mut self) {
+        if self.searcher.ponderhit() {
+            // Our clock starts now: the flag falls after the time `go ponder` gave us.
+            let our_time = self.searcher.current().and_then(|r| r.limits.clock?.time(r.root.turn()));
+            self.active.flag_falls_at = our_time.map(|t| Instant::now() + t);
+        } else if let Some(held) = self.held.take_if(|h| h.request.ponder) {
+            self.emit(&held.result, &held.request.root);
+        } else {
+            self.info_string("ponderhit ignored: not pondering");
+        }
+    }
+
+    fn emit(&self, result: &SearchResult, root: &Position) {
+        match (result.best, result.ponder) {
+            (Some(best), Some(ponder)) => self.out.line(&format!("bestmove {best} ponder {ponder}")),
+            (Some(best), None) => self.out.line(&format!("bestmove {best}")),
+            (None, _) => {
+                self.out.line("bestmove (none)");
+                if self.extensions && root.status() == Status::Frozen {
+                    self.tell_need(root);
+                }
+            }
+        }
+    }
+
+    /// Frozen (no legal move until material arrives): tell the partner what helps.
+    fn tell_need(&self, root: &Position) {
+        let roles = roles_that_free(root);
+        if !roles.is_empty() {
+            let message = PartnerMessage::Need(roles);
+            self.out.line(&format!("ptell {message}"));
+        }
+    }
+
+    fn display(&self) {
+        let board = &self.session.board;
+        self.info_string(&format!("rules {}", self.session.rules()));
+        self.info_string(&format!("fen {}", board.position()));
+        let moves: Vec<String> = board.moves().iter().map(|m| m.to_string()).collect();
+        self.info_string(&format!("moves {}", moves.join(" ")));
+        if self.extensions {
+            let context = &self.session.bughouse;
+            self.info_string(&format!("seat {}", context.seat));
+            if let Some(partner) = &context.partner_board {
+                self.info_string(&format!("partner fen {}", partner.position()));
+            }
+            self.info_string(&format!("partner sitting {}", context.requests.sitting));
+            if let Some(last) = context.messages.last() {
+                self.info_string(&format!("partner said {last}"));
+            }
+        }
+    }
+
+    fn set_seat(&mut self, seat: Seat) {
+        let context = &mut self.session.bughouse;
+        if seat.board != context.seat.board {
+            if let Some(partner) = context.partner_board.take() {
+                context.partner_board = Some(std::mem::replace(&mut self.session.board, partner));
+            }
+        }
+        self.session.bughouse.seat = seat;
+    }
+
+    fn set_partner(&mut self, command: PartnerCommand) -> Result<(), InputError> {
+        let rules = self.session.rules();
+        let context = &mut self.session.bughouse;
+        match command {
+            PartnerCommand::Set { fen, moves } => {
+                context.partner_board = Some(BoardState::from_setup(fen.as_deref(), &moves, rules)?);
+            }
+            PartnerCommand::Move(text) => {
+                let board = context.partner_board.as_mut().ok_or_else(|| {
+                    InputError::new("no partner board yet: send 'partner startpos' or 'partner fen' first")
+                })?;
+                board.play_text(&text)?;
+            }
+            PartnerCommand::Clear => context.partner_board = None,
+        }
+        Ok(())
+    }
+
+    /// New reserves for our board; a search of it restarts from the new root.
+    fn set_reserves(&mut self, reserves: [Reserve; 2]) -> Result<(), InputError> {
+        self.session.board.set_reserves(reserves);
+        let root = self.session.board.position().clone();
+        let history = self.session.board.history().to_vec();
+        if self.searcher.is_running() && self.active.our_board {
+            self.searcher.restart(root, history, self.reporter())?;
+        } else if let Some(held) = self.held.take_if(|h| h.purpose.our_board) {
+            let mut request = held.request_for_restart();
+            request.root = root;
+            request.history = history;
+            self.searcher.start(request, self.reporter())?;
+            self.active = held.purpose;
+        }
+        Ok(())
+    }
+
+    fn partner_message(&mut self, message: PartnerMessage) {
+        if let PartnerMessage::Other(text) = &message {
+            self.info_string(&format!("partner message not understood, kept: {}", echo(text)));
+        }
+        self.session.bughouse.receive(message);
+        if !self.session.bughouse.requests.sitting {
+            if let Some(held) = self.held.take_if(|h| h.reason == HoldReason::Sitting) {
+                self.emit(&held.result, &held.request.root);
+            }
+        }
+    }
+
+    /// Why a finished search's move must wait, if it must.
+    fn hold_reason(&self, request: &SearchRequest, purpose: &SearchPurpose) -> Option<HoldReason> {
+        if purpose.stop_requested || self.closing {
+            return None;
+        }
+        if request.ponder || request.limits.infinite {
+            return Some(HoldReason::UntilStopped);
+        }
+        let sitting = self.extensions && self.session.bughouse.requests.sitting && purpose.our_board;
+        sitting.then_some(HoldReason::Sitting)
+    }
+}
+
+fn parse_check(name: &str, value: &str) -> Result<bool, InputError> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(InputError::new(format!("option '{name}' expects true or false, not '{}'", echo(value)))),
+    }
+}
+
+/// One UCI `info` line.
+pub fn format_info(info: &Info) -> String {
+    let score = match info.score {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(moves) => format!("mate {moves}"),
+    };
+    let bound = match info.bound {
+        Bound::Exact => "",
+        Bound::Lower => " lowerbound",
+        Bound::Upper => " upperbound",
+    };
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    let mut line = format!(
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} time {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        info.nodes,
+        info.nps(),
+        info.hashfull,
+        info.time.as_millis()
+    );
+    if !pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&pv.join(" "));
+    }
+    line
+}
+
+impl FrontEnd for UciFrontEnd {
+    fn handle_line(&mut self, line: &str) -> Flow {
+        let parsed = match parse_uci_line(line, self.extensions) {
+            Ok(parsed) => parsed,
+            Err(error) => {
+                self.error(&error);
+                return Flow::Continue;
+            }
+        };
+        match (&parsed.command, parsed.unknown.is_empty()) {
+            (None, false) => self.info_string(&format!("unknown command: {}", echo(line.trim()))),
+            (Some(_), false) => self.info_string(&format!("ignored unknown token(s): {}", parsed.unknown.join(" "))),
+            _ => {}
+        }
+        let Some(command) = parsed.command else {
+            return Flow::Continue;
+        };
+        match self.execute(command) {
+            Ok(flow) => flow,
+            Err(error) => {
+                self.error(&error);
+                Flow::Continue
+            }
+        }
+    }
+
+    fn report_error(&mut self, message: &str) {
+        self.error(&InputError::new(message));
+    }
+
+    fn on_search_done(&mut self, done: SearchDone) -> Flow {
+        let Some(request) = self.searcher.finish(&done) else {
+            return Flow::Continue;
+        };
+        self.deferred.apply_queued(self.searcher.engine());
+        let purpose = std::mem::take(&mut self.active);
+        match self.hold_reason(&request, &purpose) {
+            Some(reason) => {
+                let release_at = match reason {
+                    HoldReason::Sitting => sit_release_time(purpose.flag_falls_at, self.options.move_overhead),
+                    HoldReason::UntilStopped => None,
+                };
+                let held = HeldMove { result: done.result, reason, request, purpose, since: Instant::now(), release_at };
+                self.held = Some(held);
+                if reason == HoldReason::Sitting {
+                    self.info_string("sitting: the move waits for the partner's 'go'");
+                }
+            }
+            None => self.emit(&done.result, &request.root),
+        }
+        if self.closing && self.held.is_none() {
+            return Flow::Quit;
+        }
+        Flow::Continue
+    }
+
+    fn on_input_closed(&mut self) -> Flow {
+        self.closing = true;
+        if let Some(held) = self.held.take() {
+            self.emit(&held.result, &held.request.root);
+        }
+        if !self.searcher.is_running() {
+            return Flow::Quit;
+        }
+        // A finite search finishes on its own; one that waits for `stop` is stopped.
+        if self.searcher.current().is_some_and(|r| r.ponder || r.limits.infinite) {
+            self.stop();
+        }
+        Flow::Continue
+    }
+
+    fn is_searching(&self) -> bool {
+        self.searcher.is_running()
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        self.held.as_ref().and_then(|h| h.release_at)
+    }
+
+    fn on_deadline(&mut self) -> Flow {
+        let due = self.held.as_ref().and_then(|h| h.release_at).is_some_and(|at| at <= Instant::now());
+        if due {
+            if let Some(held) = self.held.take() {
+                self.info_string("sitting ends: our clock runs low");
+                self.emit(&held.result, &held.request.root);
+            }
+        }
+        Flow::Continue
+    }
+}

@@ -1,0 +1,463 @@
+//! The CECP (xboard/WinBoard) front end, with bughouse as played through an
+//! ICS: `holding` (also during a search), `partner` and `ptell`.
+
+use std::time::{Duration, Instant};
+
+use tandem_engine::{parse_fen, Color, Position, Preset, Reserve, Role, Status};
+
+use crate::board_state::BoardState;
+use crate::bughouse::{roles_that_free, PartnerMessage};
+use crate::driver::{FrontEnd, Flow};
+use crate::engine_api::{Clock, Info, Limits, Score, SearchResult};
+use crate::engine_settings::{check_hash_fits, DeferredChanges, EngineChange};
+use crate::held_move::{sit_release_time, HeldMove, HoldReason, SearchPurpose};
+use crate::output::{echo, Output};
+use crate::parse::InputError;
+use crate::search_thread::{Reporter, SearchDone, SearchRequest, Searcher};
+use crate::session::{RulesConfig, Session};
+use crate::xboard_command::{parse_xboard_line, XboardCommand};
+
+/// Kept back from each move for the GUI and ICS lag.
+const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
+
+/// What the partner hears when assigned; the vocabulary of PROTOCOL.md.
+const PARTNER_GREETING: &str =
+    "tellics ptell Hello, I am tandem. I understand: sit, go, fast, slow, dead, x, move <m>, time <cs>, otim <cs>, need <pieces>, dontgive <pieces>, trades good|bad";
+
+/// `level MPS BASE INC`.
+#[derive(Clone, Copy, Debug)]
+struct TimeControl {
+    moves_per_control: u32,
+    base: Duration,
+    increment: Duration,
+}
+
+impl Default for TimeControl {
+    fn default() -> TimeControl {
+        TimeControl { moves_per_control: 40, base: Duration::from_secs(300), increment: Duration::ZERO }
+    }
+}
+
+pub struct XboardFrontEnd {
+    out: Output,
+    searcher: Searcher,
+    session: Session,
+    deferred: DeferredChanges,
+    /// The colour the engine plays; `None` in force mode.
+    engine_color: Option<Color>,
+    post: bool,
+    time_control: TimeControl,
+    /// `st`: a fixed time per move.
+    move_time: Option<Duration>,
+    /// `sd`.
+    depth_limit: Option<u32>,
+    own_time: Option<Duration>,
+    opponent_time: Option<Duration>,
+    active: SearchPurpose,
+    held: Option<HeldMove>,
+}
+
+impl XboardFrontEnd {
+    pub fn new(out: Output, searcher: Searcher) -> XboardFrontEnd {
+        XboardFrontEnd {
+            out,
+            searcher,
+            session: Session::default(),
+            deferred: DeferredChanges::default(),
+            engine_color: Some(Color::Black),
+            post: false,
+            time_control: TimeControl::default(),
+            move_time: None,
+            depth_limit: None,
+            own_time: None,
+            opponent_time: None,
+            active: SearchPurpose::default(),
+            held: None,
+        }
+    }
+
+    fn error(&self, line: &str, error: &InputError) {
+        self.out.line(&format!("Error ({error}): {}", echo(line.trim())));
+    }
+
+    fn execute(&mut self, command: XboardCommand) -> Result<Flow, InputError> {
+        match command {
+            XboardCommand::Xboard | XboardCommand::Ignored => {}
+            XboardCommand::Protover(_) => self.features(),
+            XboardCommand::New => self.new_game(),
+            XboardCommand::Variant(preset) => self.set_variant(preset)?,
+            XboardCommand::Force => {
+                self.abandon_search();
+                self.engine_color = None;
+            }
+            XboardCommand::Go => {
+                self.engine_color = Some(self.session.board.turn());
+                self.think_if_our_turn()?;
+            }
+            XboardCommand::PlayOther => {
+                self.abandon_search();
+                self.engine_color = Some(self.session.board.turn().other());
+            }
+            XboardCommand::EnginePlays(color) => self.engine_color = Some(color),
+            XboardCommand::UserMove(text) => self.user_move(&text)?,
+            XboardCommand::Level { moves_per_control, base, increment } => {
+                self.time_control = TimeControl { moves_per_control, base, increment };
+                self.move_time = None;
+            }
+            XboardCommand::St(seconds) => self.move_time = Some(seconds),
+            XboardCommand::Sd(depth) => self.depth_limit = Some(depth),
+            XboardCommand::Time(t) => self.own_time = Some(t),
+            XboardCommand::Otim(t) => self.opponent_time = Some(t),
+            XboardCommand::SetBoard(fen) => self.set_board(&fen)?,
+            XboardCommand::Ping(n) => self.out.line(&format!("pong {n}")),
+            XboardCommand::Result => {
+                self.abandon_search();
+                self.engine_color = None;
+            }
+            XboardCommand::MoveNow => self.move_now(),
+            XboardCommand::Holding { reserves, arrived } => self.holding(reserves, arrived)?,
+            XboardCommand::Partner(name) => self.set_partner(name),
+            XboardCommand::PTell(message) => self.partner_message(message),
+            XboardCommand::Post => self.post = true,
+            XboardCommand::NoPost => self.post = false,
+            XboardCommand::Undo => self.undo(1)?,
+            XboardCommand::Remove => self.undo(2)?,
+            XboardCommand::Memory(mb) => {
+                check_hash_fits(mb)?;
+                self.deferred.request(self.searcher.engine(), self.searcher.is_running(), EngineChange::HashMb(mb))
+            }
+            XboardCommand::Cores(n) => {
+                self.deferred.request(self.searcher.engine(), self.searcher.is_running(), EngineChange::Threads(n))
+            }
+            XboardCommand::Quit => {
+                self.searcher.stop();
+                return Ok(Flow::Quit);
+            }
+            XboardCommand::Display => self.display(),
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn features(&self) {
+        self.out.line(&format!(
+            "feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=0 sigint=0 sigterm=0 \
+             reuse=1 analyze=0 colors=0 ics=1 name=1 pause=0 nps=0 debug=1 memory=1 smp=1 \
+             variants=\"normal,crazyhouse,bughouse\" myname=\"tandem {}\"",
+            env!("CARGO_PKG_VERSION")
+        ));
+        self.out.line("feature done=1");
+    }
+
+    fn new_game(&mut self) {
+        self.abandon_search();
+        let _ = self.session.set_config(RulesConfig::default());
+        self.session.new_game();
+        self.engine_color = Some(Color::Black);
+        self.depth_limit = None;
+        self.own_time = None;
+        self.opponent_time = None;
+        self.deferred.request(self.searcher.engine(), false, EngineChange::Clear);
+    }
+
+    fn set_variant(&mut self, preset: Preset) -> Result<(), InputError> {
+        self.abandon_search();
+        self.session.set_config(RulesConfig { variant: preset, overrides: String::new() })?;
+        self.session.board = BoardState::startpos(self.session.rules());
+        Ok(())
+    }
+
+    /// Stops a search without playing its move (`force`, `new`, `result` …).
+    fn abandon_search(&mut self) {
+        self.searcher.cancel();
+        self.held = None;
+    }
+
+    /// Plays the opponent's move; an illegal one changes nothing.
+    fn user_move(&mut self, text: &str) -> Result<(), InputError> {
+        let mut board = self.session.board.clone();
+        if let Err(error) = board.play_text(text) {
+            let reason = if error.0.starts_with("malformed") { "malformed move" } else { "illegal move" };
+            self.out.line(&format!("Illegal move ({reason}): {}", echo(text)));
+            return Ok(());
+        }
+        self.abandon_search();
+        self.session.board = board;
+        self.think_if_our_turn()
+    }
+
+    fn set_board(&mut self, fen: &str) -> Result<(), InputError> {
+        let position = parse_fen(fen, self.session.rules()).map_err(|e| InputError::new(e.to_string()))?;
+        self.abandon_search();
+        self.session.board = BoardState::new(position);
+        Ok(())
+    }
+
+    fn move_now(&mut self) {
+        if let Some(held) = self.held.take() {
+            self.play_result(&held.result, &held.request.root);
+        } else if self.searcher.is_running() {
+            self.active.stop_requested = true;
+            self.searcher.stop();
+        }
+    }
+
+    fn is_our_turn(&self) -> bool {
+        self.engine_color == Some(self.session.board.turn())
+    }
+
+    /// Starts thinking when it is the engine's move and it is not already busy.
+    fn think_if_our_turn(&mut self) -> Result<(), InputError> {
+        if !self.is_our_turn() || self.searcher.is_running() || self.held.is_some() {
+            return Ok(());
+        }
+        let board = &self.session.board;
+        let root = board.position().clone();
+        let history = board.history().to_vec();
+        let limits = self.limits(&root);
+        let flag_falls_at = limits.clock.and_then(|c| c.time(root.turn())).map(|t| Instant::now() + t);
+        self.session.bughouse.seat.color = root.turn();
+        let request = SearchRequest { root, history, limits, ponder: false };
+        self.searcher.start(request, self.reporter())?;
+        self.active = SearchPurpose { our_board: true, flag_falls_at, stop_requested: false };
+        Ok(())
+    }
+
+    fn limits(&self, root: &Position) -> Limits {
+        let us = root.turn();
+        let mut limits = Limits { depth: self.depth_limit, multipv: 1, move_overhead: MOVE_OVERHEAD, ..Limits::default() };
+        if let Some(move_time) = self.move_time {
+            limits.movetime = Some(move_time);
+            return limits;
+        }
+        let control = self.time_control;
+        let mut time = [Some(control.base); 2];
+        time[us as usize] = Some(self.own_time.unwrap_or(control.base));
+        time[us.other() as usize] = Some(self.opponent_time.unwrap_or(control.base));
+        let moves_to_go = (control.moves_per_control > 0)
+            .then(|| control.moves_per_control - (root.fullmoves().saturating_sub(1) % control.moves_per_control));
+        limits.clock = Some(Clock { time, increment: [control.increment; 2], moves_to_go });
+        limits
+    }
+
+    fn reporter(&self) -> Reporter {
+        let out = self.out.clone();
+        let post = self.post;
+        Box::new(move |info: &Info| {
+            if post {
+                out.line(&format_thinking(info));
+            }
+        })
+    }
+
+    /// Plays the engine's move, or says why there is none.
+    fn play_result(&mut self, result: &SearchResult, root: &Position) {
+        let Some(best) = result.best else {
+            self.no_move(root);
+            return;
+        };
+        // The board may have been replaced meanwhile (setboard in force mode
+        // aborts searches, so this only guards against an impossible race).
+        if !self.session.board.position().is_legal(best) {
+            return;
+        }
+        self.session.board.play(best);
+        self.out.line(&format!("move {best}"));
+        self.claim_result_after_our_move();
+    }
+
+    fn no_move(&self, root: &Position) {
+        let us = root.turn();
+        match root.status() {
+            Status::Checkmate => self.out.line(&format!(
+                "{} {{{} mates}}",
+                if us == Color::White { "0-1" } else { "1-0" },
+                if us == Color::White { "Black" } else { "White" }
+            )),
+            Status::Stalemate => self.out.line("1/2-1/2 {Stalemate}"),
+            Status::InsufficientMaterial => self.out.line("1/2-1/2 {Insufficient material}"),
+            _ => {
+                self.out.line("# no legal move yet: waiting for material");
+                let roles = roles_that_free(root);
+                if self.session.bughouse.partner_name.is_some() && !roles.is_empty() {
+                    self.out.line(&format!("tellics ptell {}", PartnerMessage::Need(roles)));
+                }
+            }
+        }
+    }
+
+    fn claim_result_after_our_move(&self) {
+        let position = self.session.board.position();
+        let mover = position.turn().other();
+        match position.status() {
+            Status::Checkmate => self.out.line(&format!(
+                "{} {{{} mates}}",
+                if mover == Color::White { "1-0" } else { "0-1" },
+                if mover == Color::White { "White" } else { "Black" }
+            )),
+            Status::Stalemate => self.out.line("1/2-1/2 {Stalemate}"),
+            _ => {}
+        }
+    }
+
+    /// New reserves; a search of our move restarts from the new root, and an
+    /// engine that was waiting for material starts thinking.
+    fn holding(&mut self, reserves: [Reserve; 2], arrived: Option<(Color, Role)>) -> Result<(), InputError> {
+        let reserves = match arrived {
+            // The named piece is added to what we hold now, so that a drop we
+            // made that the server has not yet processed is not undone.
+            Some((color, role)) => {
+                let position = self.session.board.position();
+                let mut current = [Reserve::EMPTY; 2];
+                for side in Color::ALL {
+                    current[side as usize] = *position.reserve(side);
+                }
+                current[color as usize].add(role);
+                current
+            }
+            None => reserves,
+        };
+        self.session.board.set_reserves(reserves);
+        let root = self.session.board.position().clone();
+        let history = self.session.board.history().to_vec();
+        if self.searcher.is_running() {
+            self.searcher.restart(root, history, self.reporter())?;
+        } else if let Some(held) = self.held.take() {
+            let mut request = held.request_for_restart();
+            request.root = root;
+            request.history = history;
+            self.searcher.start(request, self.reporter())?;
+            self.active = held.purpose;
+        } else {
+            self.think_if_our_turn()?;
+        }
+        Ok(())
+    }
+
+    fn set_partner(&mut self, name: Option<String>) {
+        let greet = name.is_some();
+        self.session.bughouse.partner_name = name;
+        if greet {
+            self.out.line(PARTNER_GREETING);
+        }
+    }
+
+    fn partner_message(&mut self, message: PartnerMessage) {
+        let reply = match &message {
+            PartnerMessage::Sit => Some("tellics ptell ok, I sit until you say go"),
+            PartnerMessage::Other(_) => Some("tellics ptell sorry, I did not understand that"),
+            _ => None,
+        };
+        self.session.bughouse.receive(message);
+        if let Some(reply) = reply {
+            self.out.line(reply);
+        }
+        if !self.session.bughouse.requests.sitting {
+            if let Some(held) = self.held.take_if(|h| h.reason == HoldReason::Sitting) {
+                self.play_result(&held.result, &held.request.root);
+            }
+        }
+    }
+
+    fn undo(&mut self, plies: usize) -> Result<(), InputError> {
+        if self.session.board.moves().len() < plies {
+            return Err(InputError::new("no move to take back"));
+        }
+        self.abandon_search();
+        for _ in 0..plies {
+            self.session.board.undo();
+        }
+        Ok(())
+    }
+
+    fn display(&self) {
+        self.out.line(&format!("# rules {}", self.session.rules()));
+        self.out.line(&format!("# fen {}", self.session.board.position()));
+        let side = self.engine_color.map_or("none (force)", |c| if c == Color::White { "white" } else { "black" });
+        self.out.line(&format!("# engine plays {side}"));
+        if let Some(name) = &self.session.bughouse.partner_name {
+            self.out.line(&format!("# partner {name}"));
+        }
+    }
+
+    fn hold_reason(&self, purpose: &SearchPurpose) -> Option<HoldReason> {
+        let sitting = self.session.bughouse.requests.sitting && !purpose.stop_requested;
+        sitting.then_some(HoldReason::Sitting)
+    }
+}
+
+/// One line of CECP thinking output: `depth score time(cs) nodes pv`.
+pub fn format_thinking(info: &Info) -> String {
+    let score = match info.score {
+        Score::Cp(cp) => cp,
+        Score::Mate(moves) if moves >= 0 => 100_000 + moves,
+        Score::Mate(moves) => -100_000 + moves,
+    };
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    format!("{} {} {} {} {}", info.depth, score, info.time.as_millis() / 10, info.nodes, pv.join(" "))
+}
+
+impl FrontEnd for XboardFrontEnd {
+    fn handle_line(&mut self, line: &str) -> Flow {
+        let command = match parse_xboard_line(line) {
+            Ok(Some(command)) => command,
+            Ok(None) => return Flow::Continue,
+            Err(error) => {
+                self.error(line, &error);
+                return Flow::Continue;
+            }
+        };
+        match self.execute(command) {
+            Ok(flow) => flow,
+            Err(error) => {
+                self.error(line, &error);
+                Flow::Continue
+            }
+        }
+    }
+
+    fn report_error(&mut self, message: &str) {
+        self.out.line(&format!("Error ({message}): (line not shown)"));
+    }
+
+    fn on_search_done(&mut self, done: SearchDone) -> Flow {
+        let Some(request) = self.searcher.finish(&done) else {
+            return Flow::Continue;
+        };
+        self.deferred.apply_queued(self.searcher.engine());
+        let purpose = std::mem::take(&mut self.active);
+        match self.hold_reason(&purpose) {
+            Some(reason) => {
+                let release_at = sit_release_time(purpose.flag_falls_at, MOVE_OVERHEAD);
+                let since = Instant::now();
+                self.held = Some(HeldMove { result: done.result, reason, request, purpose, since, release_at });
+                self.out.line("# sitting: the move waits for the partner's 'go'");
+            }
+            None => self.play_result(&done.result, &request.root),
+        }
+        Flow::Continue
+    }
+
+    fn on_input_closed(&mut self) -> Flow {
+        self.searcher.stop();
+        Flow::Quit
+    }
+
+    fn is_searching(&self) -> bool {
+        self.searcher.is_running()
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        self.held.as_ref().and_then(|h| h.release_at)
+    }
+
+    fn on_deadline(&mut self) -> Flow {
+        let due = self.held.as_ref().and_then(|h| h.release_at).is_some_and(|at| at <= Instant::now());
+        if due {
+            if let Some(held) = self.held.take() {
+                self.out.line("# sitting ends: our clock runs low");
+                self.play_result(&held.result, &held.request.root);
+            }
+        }
+        Flow::Continue
+    }
+}

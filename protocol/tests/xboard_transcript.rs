@@ -1,0 +1,225 @@
+//! Scripted CECP (xboard) sessions against the real binary: the handshake,
+//! playing, time controls, bughouse through an ICS, and every error path.
+
+mod common;
+
+use std::time::Duration;
+
+use common::Tandem;
+
+/// Sends `line` and returns what the engine said before answering `ping`.
+fn say(t: &mut Tandem, line: &str) -> Vec<String> {
+    t.exchange(line, "ping 99", "pong 99")
+}
+
+fn fen(t: &mut Tandem) -> String {
+    let shown = say(t, "d");
+    shown
+        .iter()
+        .find_map(|l| l.strip_prefix("# fen "))
+        .unwrap_or_else(|| panic!("no fen in {shown:?}"))
+        .to_string()
+}
+
+fn engine_move(t: &mut Tandem) -> String {
+    let line = t.expect_prefix("move ");
+    line["move ".len()..].to_string()
+}
+
+/// An engine in force mode with the given variant.
+fn xboard(variant: &str) -> Tandem {
+    let mut t = Tandem::start();
+    t.send("xboard");
+    t.send("protover 2");
+    let features = t.read_until(|l| l.contains("done=1"));
+    assert!(features.iter().any(|l| l.contains("variants=\"normal,crazyhouse,bughouse\"")), "{features:?}");
+    for line in ["new", &format!("variant {variant}"), "force"] {
+        assert_eq!(say(&mut t, line), Vec::<String>::new(), "{line}");
+    }
+    t
+}
+
+#[test]
+fn handshake_and_a_game_with_usermove_and_bare_moves() {
+    let mut t = xboard("crazyhouse");
+    say(&mut t, "level 0 0:30 0");
+    say(&mut t, "post");
+    assert_eq!(say(&mut t, "usermove e2e4"), Vec::<String>::new(), "force mode: no reply");
+    say(&mut t, "d7d5");
+    say(&mut t, "time 3000");
+    say(&mut t, "otim 3000");
+    t.send("go");
+    let lines = t.read_until(|l| l.starts_with("move "));
+    let thinking = lines.iter().find(|l| l.starts_with("1 ")).unwrap_or_else(|| panic!("no thinking output: {lines:?}"));
+    assert!(thinking.split_whitespace().count() >= 5, "{thinking}");
+    // The engine plays White now: our move for Black makes it answer.
+    let first = lines.last().cloned().unwrap_or_default();
+    assert!(fen(&mut t).contains(" b "), "{first} was played on the board");
+    let reply = say(&mut t, "nopost");
+    assert!(reply.is_empty());
+    let black_move = if first == "move e4d5" { "d8d5" } else { "e7e6" };
+    t.send(&format!("usermove {black_move}"));
+    let second = engine_move(&mut t);
+    assert!(second.len() >= 4);
+    assert!(fen(&mut t).contains(" b "));
+    say(&mut t, "result 1-0 {resign}");
+    assert_eq!(t.lines_within(Duration::from_millis(100)), Vec::<String>::new());
+    t.send("quit");
+    assert!(t.wait_exit(Duration::from_secs(2)).is_some_and(|s| s.success()));
+}
+
+#[test]
+fn time_controls_st_sd_and_move_now() {
+    let mut t = xboard("normal");
+    say(&mut t, "sd 2");
+    t.send("go");
+    assert!(engine_move(&mut t).len() >= 4);
+    say(&mut t, "force");
+    say(&mut t, "new");
+    say(&mut t, "st 30");
+    t.send("go");
+    t.lines_within(Duration::from_millis(100));
+    t.send("?");
+    let m = engine_move(&mut t);
+    assert!(m.len() >= 4, "{m}");
+    say(&mut t, "force");
+    say(&mut t, "level 40 0:02 1");
+    say(&mut t, "time 200");
+    t.send("go");
+    assert!(engine_move(&mut t).len() >= 4);
+}
+
+#[test]
+fn every_malformed_input_is_an_error_and_leaves_the_state_intact() {
+    let mut t = xboard("crazyhouse");
+    say(&mut t, "usermove e2e4");
+    let before = fen(&mut t);
+    for (line, expected) in [
+        ("frobnicate", "Error (unknown command): frobnicate"),
+        ("usermove e2e5", "Illegal move (illegal move): e2e5"),
+        ("usermove xyz", "Illegal move (malformed move): xyz"),
+        ("e7e4", "Illegal move (illegal move): e7e4"),
+        ("usermove", "Error ('usermove' needs one move): usermove"),
+        ("level 40 5", "Error ('level' expects MPS BASE INC"),
+        ("level x 5 0", "Error ('level MPS' expects a whole number"),
+        ("st -1", "Error ('st' must be between 0 and 86400 seconds): st -1"),
+        ("sd 0", "Error ('sd' must be between 1 and 255, not 0): sd 0"),
+        ("time abc", "Error ('time' expects a whole number"),
+        ("memory 0", "Error ('memory' must be between 1 and 65536"),
+        ("cores 1000", "Error ('cores' must be between 1 and 256"),
+        ("variant suicide", "Error (unsupported variant 'suicide'"),
+        ("setboard 8/8/8 w - - 0 1", "Error (invalid FEN board"),
+        ("setboard", "Error ('setboard' needs a FEN): setboard"),
+        ("holding [K] []", "Error (holding: 'K' is not a piece that can be held)"),
+        ("holding P p", "Error ('holding' expects '[WHITE] [BLACK]'"),
+        ("ptell need king", "Error ('ptell need': 'k' is not a piece letter"),
+        ("ping", "Error ('ping' needs one number): ping"),
+        ("protover x", "Error ('protover' expects a whole number"),
+    ] {
+        let reply = say(&mut t, line);
+        assert!(reply.iter().any(|l| l.starts_with(expected)), "'{line}': expected '{expected}', got {reply:?}");
+        assert_eq!(fen(&mut t), before, "state changed by '{line}'");
+    }
+    t.send_bytes(b"\xff\xfe\x00garbage\n");
+    let reply = say(&mut t, "d");
+    assert!(reply[0].starts_with("Error (unknown command): "), "{reply:?}");
+    let mut huge = vec![b'y'; 100_000];
+    huge.push(b'\n');
+    t.send_bytes(&huge);
+    let reply = say(&mut t, "d");
+    assert!(reply[0].starts_with("Error (line of 100000 bytes ignored"), "{reply:?}");
+    assert_eq!(fen(&mut t), before);
+}
+
+#[test]
+fn setboard_undo_and_remove() {
+    let mut t = xboard("crazyhouse");
+    say(&mut t, "setboard r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR[Nn] w KQkq - 0 1");
+    say(&mut t, "usermove N@e4");
+    say(&mut t, "usermove N@d5");
+    assert!(fen(&mut t).starts_with("r1bqkbnr/pppppppp/8/3n4/4N3/"));
+    say(&mut t, "undo");
+    assert!(fen(&mut t).starts_with("r1bqkbnr/pppppppp/8/8/4N3/8/PPPPPPPP/R1BQKBNR[n] b"));
+    say(&mut t, "usermove N@d5");
+    say(&mut t, "remove");
+    assert_eq!(fen(&mut t), "r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR[Nn] w KQkq - 0 1");
+    let reply = say(&mut t, "undo");
+    assert_eq!(reply, vec!["Error (no move to take back): undo"]);
+}
+
+#[test]
+fn the_engine_claims_the_mate_it_gives() {
+    let mut t = xboard("normal");
+    say(&mut t, "setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    say(&mut t, "sd 3");
+    t.send("go");
+    assert_eq!(engine_move(&mut t), "a1a8");
+    assert_eq!(t.expect_prefix("1-0"), "1-0 {White mates}");
+}
+
+#[test]
+fn bughouse_holding_partner_and_ptell() {
+    let mut t = xboard("bughouse");
+    say(&mut t, "setboard 4k3/8/8/8/8/8/8/4K3[] w - - 0 1");
+    let greeting = say(&mut t, "partner alice");
+    assert!(greeting[0].starts_with("tellics ptell Hello, I am tandem"), "{greeting:?}");
+    say(&mut t, "holding [QN] [p]");
+    assert_eq!(fen(&mut t), "4k3/8/8/8/8/8/8/4K3[QNp] w - - 0 1");
+    // The named arrival is added to what we hold now.
+    say(&mut t, "holding [] [] BR");
+    assert_eq!(fen(&mut t), "4k3/8/8/8/8/8/8/4K3[QNrp] w - - 0 1");
+    assert_eq!(say(&mut t, "ptell sit"), vec!["tellics ptell ok, I sit until you say go"]);
+    assert_eq!(say(&mut t, "ptell what now"), vec!["tellics ptell sorry, I did not understand that"]);
+    say(&mut t, "sd 2");
+    t.send("go");
+    t.expect_prefix("# sitting");
+    assert!(t.lines_within(Duration::from_millis(200)).is_empty(), "no move while sitting");
+    t.send("ptell go");
+    assert!(engine_move(&mut t).len() >= 4);
+    say(&mut t, "partner");
+    assert!(!say(&mut t, "d").iter().any(|l| l.starts_with("# partner")));
+}
+
+#[test]
+fn holding_mid_search_restarts_with_exactly_one_move() {
+    let mut t = xboard("bughouse");
+    say(&mut t, "setboard 4k3/8/8/8/8/8/8/4K3[] w - - 0 1");
+    say(&mut t, "st 0.4");
+    say(&mut t, "post");
+    t.send("go");
+    t.expect_prefix("1 ");
+    say(&mut t, "holding [Q] []");
+    say(&mut t, "holding [QR] []");
+    let m = engine_move(&mut t);
+    assert!(m.len() >= 4, "{m}");
+    let after = t.lines_within(Duration::from_millis(700));
+    assert!(!after.iter().any(|l| l.starts_with("move ")), "a second move: {after:?}");
+}
+
+#[test]
+fn a_frozen_engine_waits_for_material_then_moves() {
+    let mut t = xboard("bughouse");
+    say(&mut t, "partner bob");
+    say(&mut t, "setboard R6k/6pp/8/8/8/8/8/K7[] b - - 0 1");
+    say(&mut t, "sd 2");
+    t.send("go");
+    t.expect_prefix("# no legal move yet");
+    let need = t.expect_prefix("tellics ptell need");
+    assert!(need.len() > "tellics ptell need ".len());
+    t.send("holding [] [n]");
+    let m = engine_move(&mut t);
+    assert!(m.starts_with("N@"), "{m}");
+}
+
+#[test]
+fn quit_mid_search_and_end_of_input() {
+    let mut t = xboard("normal");
+    say(&mut t, "st 60");
+    t.send("go");
+    t.lines_within(Duration::from_millis(50));
+    t.send("quit");
+    assert!(t.wait_exit(Duration::from_millis(800)).is_some_and(|s| s.success()));
+    let mut t = xboard("normal");
+    t.close_input();
+    assert!(t.wait_exit(Duration::from_secs(2)).is_some_and(|s| s.success()));
+}

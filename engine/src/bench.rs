@@ -43,7 +43,7 @@ impl BenchReport {
 /// thread the node count is the signature; with more it measures time to depth.
 pub fn run_bench(depth: u32, threads: usize) -> BenchReport {
     let engine = Engine::new();
-    engine.set_hash_mb(BENCH_HASH_MB);
+    engine.set_hash_mb(BENCH_HASH_MB).expect("the bench hash table fits in memory");
     engine.set_threads(threads);
     let limits = Limits { depth: Some(depth), multipv: 1, ..Limits::default() };
     let start = Instant::now();

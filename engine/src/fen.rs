@@ -79,6 +79,9 @@ pub fn parse_fen(text: &str, rules: Rules) -> Result<Position, FenError> {
     parse_placement(&mut pos, placement, board_at)?;
     if let Some(reserve_text) = reserve_text {
         parse_reserve(&mut pos, reserve_text, reserve_at)?;
+        if !rules.has_drops() && (!pos.reserve(Color::White).is_empty() || !pos.reserve(Color::Black).is_empty()) {
+            return Err(error(reserve_at, "reserve", format!("pieces in hand, but {} has no drops", rules.preset.name())));
+        }
     }
 
     let field = |i: usize| fields.get(i).copied();

@@ -39,7 +39,11 @@ impl DeferredChanges {
 
 fn apply(engine: &Engine, change: EngineChange) {
     match change {
-        EngineChange::HashMb(mb) => engine.set_hash_mb(mb),
+        // `check_hash_fits` refused sizes that cannot fit; should the allocation
+        // still fail, the engine keeps its old table.
+        EngineChange::HashMb(mb) => {
+            let _ = engine.set_hash_mb(mb);
+        }
         EngineChange::Threads(n) => engine.set_threads(n),
         EngineChange::Clear => engine.clear(),
     }

@@ -46,6 +46,13 @@ fn chess_fens_are_written_without_a_reserve() {
 }
 
 #[test]
+fn chess_refuses_pieces_in_hand() {
+    let err = parse_fen("4k3/8/8/8/8/8/8/4K3[N] w - - 0 1", Rules::chess()).unwrap_err();
+    assert!(err.to_string().contains("pieces in hand, but chess has no drops"), "{err}");
+    assert!(parse_fen("4k3/8/8/8/8/8/8/4K3[] w - - 0 1", Rules::chess()).is_ok());
+}
+
+#[test]
 fn impossible_castling_and_en_passant_are_dropped() {
     let p = parse_fen("4k3/8/8/8/8/8/8/4K3[] w KQkq e6 0 1", Rules::bughouse()).unwrap();
     assert_eq!(to_fen(&p), "4k3/8/8/8/8/8/8/4K3[] w - - 0 1");

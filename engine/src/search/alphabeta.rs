@@ -151,7 +151,7 @@ impl<'a> Searcher<'a> {
                 .collect(),
             heuristics: Heuristics::new(MAX_PLY),
             buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
-            pv: vec![Vec::with_capacity(MAX_PLY); MAX_PLY + 2],
+            pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             nodes: 0,
             seldepth: 0,
             time: None,
@@ -275,7 +275,7 @@ impl<'a> Searcher<'a> {
             }
         }
         // Stable sort keeps the previous order among equal (unsearched) moves.
-        self.root_moves[pv_index..].sort_by(|a, b| b.score.cmp(&a.score));
+        self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
         if let Some(rm) = self.root_moves.get(pv_index) {
             let key = self.root.hash();
             self.shared.tt.store(key, rm.m, score_to_tt(rm.score, 0), depth.max(0) as u32, TtBound::Exact);

@@ -69,16 +69,20 @@ fn build_pool(threads: usize) -> Arc<rayon::ThreadPool> {
 impl Engine {
     pub fn new() -> Engine {
         Engine {
-            tt: RwLock::new(Arc::new(TranspositionTable::new(DEFAULT_HASH_MB))),
+            tt: RwLock::new(Arc::new(
+                TranspositionTable::new(DEFAULT_HASH_MB).expect("the default hash table fits in memory"),
+            )),
             pool: Mutex::new(build_pool(1)),
             threads: AtomicU64::new(1),
         }
     }
 
-    /// Resizes (and clears) the transposition table.
-    pub fn set_hash_mb(&self, megabytes: usize) {
-        let table = Arc::new(TranspositionTable::new(megabytes.clamp(1, MAX_HASH_MB)));
+    /// Resizes (and clears) the transposition table. If the memory cannot be
+    /// had, the old table stays and the error says so.
+    pub fn set_hash_mb(&self, megabytes: usize) -> Result<(), String> {
+        let table = Arc::new(TranspositionTable::new(megabytes.clamp(1, MAX_HASH_MB))?);
         *self.tt.write().unwrap_or_else(|e| e.into_inner()) = table;
+        Ok(())
     }
 
     pub fn set_threads(&self, threads: usize) {

@@ -10,7 +10,8 @@ use crate::moves::Move;
 /// Clock state for the board being searched, as UCI `go` gives it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
-    /// Remaining time of White and Black, indexed by `Color as usize`.
+    /// Remaining time of each side, indexed by `Color as usize` (shakmaty
+    /// numbers Black 0 and White 1: use [`Clock::time`] rather than literals).
     pub time: [Option<Duration>; 2],
     pub increment: [Duration; 2],
     pub moves_to_go: Option<u32>,

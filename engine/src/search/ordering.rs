@@ -157,7 +157,11 @@ pub fn order_moves(pos: &Position, moves: &mut [ScoredMove], tt_move: Move, heur
             QUIET + heuristics.history(color, m)
         };
     }
-    moves.sort_unstable_by(|a, b| b.score.cmp(&a.score));
+    sort_best_first(moves);
+}
+
+fn sort_best_first(moves: &mut [ScoredMove]) {
+    moves.sort_unstable_by_key(|sm| std::cmp::Reverse(sm.score));
 }
 
 /// Scores and sorts captures for quiescence search (MVV-LVA).
@@ -165,5 +169,5 @@ pub fn order_noisy(pos: &Position, moves: &mut [ScoredMove]) {
     for sm in moves.iter_mut() {
         sm.score = mvv_lva(pos, sm.m);
     }
-    moves.sort_unstable_by(|a, b| b.score.cmp(&a.score));
+    sort_best_first(moves);
 }

@@ -59,13 +59,18 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    pub fn new(megabytes: usize) -> TranspositionTable {
-        let bytes = megabytes.max(1) * 1024 * 1024;
+    /// A table of at most `megabytes` (rounded down to a power of two of buckets).
+    /// Fails, instead of aborting the process, when the memory cannot be had.
+    pub fn new(megabytes: usize) -> Result<TranspositionTable, String> {
+        let bytes = megabytes.max(1).saturating_mul(1024 * 1024);
         let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).next_power_of_two() / 2;
         let buckets = buckets.max(1);
-        let mut slots = Vec::with_capacity(buckets * BUCKET);
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(buckets * BUCKET)
+            .map_err(|_| format!("cannot allocate a {megabytes} MB hash table"))?;
         slots.resize_with(buckets * BUCKET, Slot::default);
-        TranspositionTable { slots, mask: buckets - 1, generation: AtomicU8::new(0) }
+        Ok(TranspositionTable { slots, mask: buckets - 1, generation: AtomicU8::new(0) })
     }
 
     pub fn clear(&self) {
@@ -191,7 +196,7 @@ mod tests {
 
     #[test]
     fn stores_and_probes_round_trip() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1).unwrap();
         let m = Move::drop(Role::Knight, Square::F7);
         tt.store(0xDEAD_BEEF_1234_5678, m, -31_500, 12, TtBound::Lower);
         let e = tt.probe(0xDEAD_BEEF_1234_5678).unwrap();

@@ -22,6 +22,8 @@ enum Command {
     Perft(perft_cmd::PerftArgs),
     /// Search fixed positions to a fixed depth: prints `bench <nodes> nodes <nps> nps`.
     Bench(bench_cmd::BenchArgs),
+    /// Play bughouse matches between engines: 2v2 on real clocks, BPGN records, rating statistics.
+    Match(tandem_arena::MatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
         None => return tandem_protocol::run(std::io::stdin(), tandem_protocol::Output::stdout()),
         Some(Command::Perft(args)) => perft_cmd::run(&args),
         Some(Command::Bench(args)) => bench_cmd::run(&args),
+        Some(Command::Match(args)) => tandem_arena::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

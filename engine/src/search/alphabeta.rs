@@ -411,7 +411,10 @@ impl<'a> Searcher<'a> {
             let child_balance = balance + self.flow_delta(pos, m);
             let mut child = pos.clone();
             child.play(m);
-            let extension = i32::from(gives_check && ply < 2 * MAX_PLY / 3);
+            // Extend checks that do not simply hang the checking piece: in drop
+            // chess almost every position has checking drops, and extending
+            // them all would swamp the tree.
+            let extension = i32::from(gives_check && ply < 2 * MAX_PLY / 3 && see_ge(pos, m, 0));
             let new_depth = depth - 1 + extension;
             self.path.push(child.hash());
             let score = if index == 0 {

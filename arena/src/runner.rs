@@ -1,0 +1,558 @@
+//! The rating run: schedules matches over worker threads, records each one as
+//! it finishes, keeps the score and prints progress and the final summary.
+//!
+//! Every match starts four fresh engine processes, so an engine that crashed,
+//! hung or misbehaved in one match is simply started anew for the next. A
+//! finished match is appended to the BPGN file and flushed before anything
+//! else happens, so an interrupted run loses nothing that was played.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread;
+use std::time::Duration;
+
+use tandem_engine::Rules;
+
+use crate::bpgn::{read_records, record_rules, replay, today, Record};
+use crate::cli::{Plan, Table};
+use crate::engine_proc::{EngineConfig, ProcessSeats, TrafficLog};
+use crate::matchplay::{play_match, to_record, MatchResult, MatchSpec, NoObserver, Observer, Team};
+use crate::relay5::{play_relay5, to_records, Relay5Spec};
+use crate::seats::{FaultKind, Seats};
+use crate::show::Show;
+use crate::stats::{format_elo, format_margin, Model, Outcome, Sprt, Tally};
+
+/// One finished (or interrupted) match, as the workers report it.
+struct Finished {
+    index: usize,
+    swapped: bool,
+    /// From the first lineup's point of view; `None` when unfinished.
+    outcome: Option<Outcome>,
+    /// `1-0` style, team 1 = the seats of WhiteA and BlackB.
+    result_text: &'static str,
+    reason: String,
+    records: Vec<Record>,
+    faults: Vec<FaultNote>,
+    /// Set when the runner itself failed to play the match.
+    error: Option<String>,
+}
+
+struct FaultNote {
+    engine: String,
+    seat: String,
+    kind: FaultKind,
+    detail: String,
+}
+
+/// The Ctrl-C flag: the first Ctrl-C stops the run cleanly, a second one quits at once.
+pub fn interrupt_flag() -> Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let handler_flag = Arc::clone(&flag);
+        let installed = ctrlc::set_handler(move || {
+            if handler_flag.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+            eprintln!("\nStopping: writing the record and the summary (Ctrl-C again to quit at once)");
+        });
+        if let Err(e) = installed {
+            eprintln!("Warning: Ctrl-C will not stop the run cleanly: {e}");
+        }
+        flag
+    })
+    .clone()
+}
+
+/// Plays the planned run, printing to standard output; Ctrl-C stops it cleanly.
+pub fn run_plan(plan: &Plan) -> Result<(), String> {
+    let stop = interrupt_flag();
+    stop.store(false, Ordering::SeqCst);
+    let mut out = std::io::stdout();
+    run_plan_with(plan, &stop, &mut out)
+}
+
+/// Plays the planned run until done or until `stop` is set, writing progress
+/// and the summary to `out`.
+pub fn run_plan_with(plan: &Plan, stop: &Arc<AtomicBool>, out: &mut dyn Write) -> Result<(), String> {
+    preflight(plan)?;
+    let log = plan.log.as_deref().map(TrafficLog::create).transpose()?;
+    let mut bpgn = plan.bpgn.as_deref().map(open_record_file).transpose()?;
+    let show_log = Arc::new(Mutex::new(Vec::new()));
+    let show = plan.show && plan.table != Table::Relay5;
+    if plan.show && !show {
+        eprintln!("Note: --show draws one- and two-board matches; relay5 shows progress lines only");
+    }
+    let mut score = Scoreboard::new(plan);
+    // The main thread hands out match numbers one by one, so that an SPRT
+    // decision or a Ctrl-C stops the run before another match starts.
+    let (job_tx, job_rx) = mpsc::channel::<usize>();
+    let job_rx = Mutex::new(job_rx);
+    let (tx, rx) = mpsc::channel::<Finished>();
+    thread::scope(|scope| {
+        for worker in 0..plan.concurrency.min(plan.games) {
+            let tx = tx.clone();
+            let (job_rx, log, show_log) = (&job_rx, log.clone(), Arc::clone(&show_log));
+            scope.spawn(move || {
+                let mut observer: Box<dyn Observer> = if show && worker == 0 {
+                    Box::new(Show::new(String::new(), show_log))
+                } else {
+                    Box::new(NoObserver)
+                };
+                loop {
+                    let job = job_rx.lock().map_err(|_| ()).and_then(|jobs| jobs.recv().map_err(|_| ()));
+                    let Ok(index) = job else { break };
+                    let finished = play_one(plan, index, stop, log.clone(), observer.as_mut());
+                    if tx.send(finished).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut sent = 0;
+        while sent < plan.concurrency.min(plan.games) {
+            let _ = job_tx.send(sent);
+            sent += 1;
+        }
+        let mut received = 0;
+        while received < sent {
+            let Ok(finished) = rx.recv() else { break };
+            received += 1;
+            if let Some(file) = bpgn.as_mut() {
+                write_records(file, &finished.records);
+            }
+            let line = score.add(&finished);
+            if show {
+                if let Ok(mut lines) = show_log.lock() {
+                    lines.push(line);
+                }
+            } else {
+                let _ = writeln!(out, "{line}");
+                let _ = out.flush();
+            }
+            let more = !stop.load(Ordering::SeqCst) && !score.sprt_decided() && sent < plan.games;
+            if more && job_tx.send(sent).is_ok() {
+                sent += 1;
+            }
+        }
+        drop(job_tx);
+    });
+    if stop.load(Ordering::SeqCst) {
+        let _ = writeln!(out, "Interrupted: the matches played so far are recorded and scored.");
+    }
+    let _ = write!(out, "{}", score.summary());
+    let _ = out.flush();
+    Ok(())
+}
+
+/// Starts every engine of the run once, so a wrong path or protocol is
+/// reported before the first match.
+fn preflight(plan: &Plan) -> Result<(), String> {
+    let mut checked: Vec<&str> = Vec::new();
+    for config in plan.lineups.iter().flatten() {
+        if checked.contains(&config.name.as_str()) {
+            continue;
+        }
+        checked.push(&config.name);
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut seats = ProcessSeats::start(vec![config.clone()], vec![config.name.clone()], plan.rules, stop, None);
+        if let Some(event) = seats.next_event(Duration::ZERO) {
+            if let crate::seats::FromEngine::Fault { detail, .. } = event.message {
+                return Err(format!(
+                    "engine '{}' ({}) cannot be used: {detail}",
+                    config.name,
+                    config.command.display()
+                ));
+            }
+        }
+        seats.shutdown();
+    }
+    Ok(())
+}
+
+fn open_record_file(path: &Path) -> Result<File, String> {
+    OpenOptions::new().create(true).append(true).open(path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+fn write_records(file: &mut File, records: &[Record]) {
+    let text: String = records.iter().map(Record::to_text).collect();
+    let written = file.write_all(text.as_bytes()).and_then(|()| file.flush());
+    if let Err(e) = written {
+        eprintln!("Warning: could not write the record: {e}");
+    }
+}
+
+/// Who sits where in match `index`: the engine per seat and its lineup.
+fn seating(plan: &Plan, index: usize) -> (Vec<EngineConfig>, Vec<usize>, bool) {
+    let swapped = plan.repeat && index % 2 == 1;
+    let seats = plan.table.seats();
+    let mut engines = vec![plan.lineups[0][0].clone(); seats];
+    let mut lineup_of = vec![0; seats];
+    for team in 0..2 {
+        let lineup = if swapped { 1 - team } else { team };
+        for (i, seat) in plan.table.team_seats(team).into_iter().enumerate() {
+            engines[seat] = plan.lineups[lineup][i].clone();
+            lineup_of[seat] = lineup;
+        }
+    }
+    (engines, lineup_of, swapped)
+}
+
+fn play_one(
+    plan: &Plan,
+    index: usize,
+    stop: &Arc<AtomicBool>,
+    log: Option<TrafficLog>,
+    observer: &mut dyn Observer,
+) -> Finished {
+    let (engines, lineup_of, swapped) = seating(plan, index);
+    let opening_index = if plan.repeat { index / 2 } else { index } % plan.openings.len();
+    let opening = &plan.openings[opening_index];
+    let seat_names = plan.table.seat_names();
+    let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
+    let labels: Vec<String> =
+        (0..engines.len()).map(|s| format!("m{} {} {}", index + 1, seat_names[s], names[s])).collect();
+    let times: Vec<_> = (0..engines.len()).map(|s| plan.times.for_seat(s, lineup_of[s])).collect();
+    let tags = vec![
+        ("Event".to_string(), plan.event.clone()),
+        ("Site".to_string(), "tandem arena".to_string()),
+        ("Date".to_string(), today()),
+        ("Round".to_string(), (index + 1).to_string()),
+        ("Opening".to_string(), opening.label.clone()),
+    ];
+    let lineup_labels = [plan.lineup_label(lineup_of[0]), plan.lineup_label(1 - lineup_of[0])];
+    observer.match_started(&format!(
+        "match {}/{}: {} vs {}",
+        index + 1,
+        plan.games,
+        lineup_labels[0],
+        lineup_labels[1]
+    ));
+    let mut seats = ProcessSeats::start(engines.clone(), labels, plan.rules, Arc::clone(stop), log);
+    let board_key_base = (index as u64) << 8;
+    let played = match plan.table {
+        Table::TwoBoards | Table::OneBoard => {
+            let spec = MatchSpec {
+                rules: plan.rules,
+                start: opening.position.clone(),
+                times,
+                names: names.clone(),
+                board_key_base,
+            };
+            play_match(&spec, &mut seats, observer).map(|report| {
+                let faults = report.faults.iter().map(|f| (f.seat, f.kind, f.detail.clone())).collect::<Vec<_>>();
+                (report.result, report.reason.clone(), vec![to_record(&spec, &report, tags.clone())], faults)
+            })
+        }
+        Table::Relay5 => {
+            let team_times = [plan.times.for_seat(0, lineup_of[0]), plan.times.for_seat(1, lineup_of[1])];
+            let spec = Relay5Spec {
+                start_fen: opening.position.clone(),
+                team_times,
+                names: names.clone(),
+                walking: plan.walking,
+                board_key_base,
+            };
+            play_relay5(&spec, &mut seats).map(|report| {
+                let faults = report.faults.iter().map(|f| (f.seat, f.kind, f.detail.clone())).collect::<Vec<_>>();
+                (report.result, report.reason.clone(), to_records(&spec, &report, &tags), faults)
+            })
+        }
+    };
+    seats.shutdown();
+    match played {
+        Ok((result, reason, records, faults)) => Finished {
+            index,
+            swapped,
+            outcome: outcome_for_first_lineup(result, swapped),
+            result_text: result.text(),
+            reason,
+            records,
+            faults: faults
+                .into_iter()
+                .map(|(seat, kind, detail)| FaultNote {
+                    engine: names.get(seat).cloned().unwrap_or_default(),
+                    seat: seat_names.get(seat).copied().unwrap_or("?").to_string(),
+                    kind,
+                    detail,
+                })
+                .collect(),
+            error: None,
+        },
+        Err(error) => Finished {
+            index,
+            swapped,
+            outcome: None,
+            result_text: "*",
+            reason: error.clone(),
+            records: Vec::new(),
+            faults: Vec::new(),
+            error: Some(error),
+        },
+    }
+}
+
+/// Team 1 sits at WhiteA/BlackB (relay5: A1/A2); the first lineup sits there unless swapped.
+fn outcome_for_first_lineup(result: MatchResult, swapped: bool) -> Option<Outcome> {
+    let outcome = match result {
+        MatchResult::Won(Team::One) => Outcome::Win,
+        MatchResult::Won(Team::Two) => Outcome::Loss,
+        MatchResult::Draw => Outcome::Draw,
+        MatchResult::Unfinished => return None,
+    };
+    Some(if swapped { outcome.flipped() } else { outcome })
+}
+
+/// The running score, pairs, faults and the texts built from them.
+struct Scoreboard {
+    labels: [String; 2],
+    games: usize,
+    repeat: bool,
+    sprt: Option<Sprt>,
+    tally: Tally,
+    /// Outcomes of each pair's two matches, by pair number.
+    pairs: HashMap<usize, [Option<Outcome>; 2]>,
+    played: usize,
+    unfinished: usize,
+    runner_errors: usize,
+    /// Fault counts per engine and kind.
+    faults: BTreeMap<(String, FaultKind), usize>,
+}
+
+impl Scoreboard {
+    fn new(plan: &Plan) -> Scoreboard {
+        Scoreboard {
+            labels: [plan.lineup_label(0), plan.lineup_label(1)],
+            games: plan.games,
+            repeat: plan.repeat,
+            sprt: plan.sprt,
+            tally: Tally::default(),
+            pairs: HashMap::new(),
+            played: 0,
+            unfinished: 0,
+            runner_errors: 0,
+            faults: BTreeMap::new(),
+        }
+    }
+
+    fn model(&self) -> Model {
+        if self.repeat && self.tally.pairs() > 0 {
+            Model::Pentanomial
+        } else {
+            Model::Trinomial
+        }
+    }
+
+    /// Takes a finished match in and returns its progress line.
+    fn add(&mut self, finished: &Finished) -> String {
+        let number = finished.index + 1;
+        if let Some(error) = &finished.error {
+            self.runner_errors += 1;
+            eprintln!("Error: match {number} could not be played: {error}");
+        }
+        for fault in &finished.faults {
+            *self.faults.entry((fault.engine.clone(), fault.kind)).or_default() += 1;
+            if fault.kind != FaultKind::Time {
+                eprintln!(
+                    "Warning: match {number}: {} ({}) {}: {} - it loses that board and is restarted for the next match",
+                    fault.seat, fault.engine, fault.kind, fault.detail
+                );
+            }
+        }
+        match finished.outcome {
+            Some(outcome) => {
+                self.played += 1;
+                self.tally.add(outcome);
+                if self.repeat {
+                    self.add_to_pair(finished.index, outcome);
+                }
+            }
+            None => self.unfinished += 1,
+        }
+        let (first, second) =
+            if finished.swapped { (&self.labels[1], &self.labels[0]) } else { (&self.labels[0], &self.labels[1]) };
+        format!(
+            "Match {number}/{}: {first} vs {second}: {} {{{}}} | {}",
+            self.games,
+            finished.result_text,
+            finished.reason,
+            self.score_line()
+        )
+    }
+
+    fn add_to_pair(&mut self, index: usize, outcome: Outcome) {
+        let pair = self.pairs.entry(index / 2).or_default();
+        pair[index % 2] = Some(outcome);
+        if let [Some(a), Some(b)] = *pair {
+            self.tally.add_pair(a, b);
+        }
+    }
+
+    fn score_line(&self) -> String {
+        let t = &self.tally;
+        let mut line =
+            format!("{} played, {} - {} - {} [{:.3}]", t.games(), t.wins, t.losses, t.draws, t.score().unwrap_or(0.5));
+        if let Some(estimate) = t.elo(self.model()) {
+            line.push_str(&format!(
+                ", Elo {} +/- {}, LOS {:.1} %",
+                format_elo(estimate.elo),
+                format_margin(estimate.margin),
+                estimate.los * 100.0
+            ));
+        }
+        if let Some(sprt) = &self.sprt {
+            let (lower, upper) = sprt.bounds();
+            line.push_str(&format!(", LLR {:.2} ({lower:.2}, {upper:.2})", sprt.llr(t, self.model())));
+        }
+        line
+    }
+
+    fn sprt_decided(&self) -> bool {
+        self.sprt.is_some_and(|sprt| sprt.decision(sprt.llr(&self.tally, self.model())).is_some())
+    }
+
+    /// The end-of-run summary in cutechess' format, plus pentanomial counts and faults.
+    fn summary(&self) -> String {
+        let t = &self.tally;
+        let mut out = format!(
+            "Score of {} vs {}: {} - {} - {}  [{:.3}] {}\n",
+            self.labels[0],
+            self.labels[1],
+            t.wins,
+            t.losses,
+            t.draws,
+            t.score().unwrap_or(0.5),
+            t.games()
+        );
+        match t.elo(Model::Trinomial) {
+            Some(estimate) => out.push_str(&format!(
+                "Elo difference: {} +/- {}, LOS: {:.1} %, DrawRatio: {:.1} %\n",
+                format_elo(estimate.elo),
+                format_margin(estimate.margin),
+                estimate.los * 100.0,
+                t.draw_ratio().unwrap_or(0.0) * 100.0
+            )),
+            None => out.push_str("Elo difference: no matches finished\n"),
+        }
+        if let Some(sprt) = &self.sprt {
+            let llr = sprt.llr(t, self.model());
+            let (lower, upper) = sprt.bounds();
+            let percent = if llr >= 0.0 { llr / upper } else { llr / -lower } * 100.0;
+            let verdict = sprt.decision(llr).map(|d| format!(" - {d}")).unwrap_or_default();
+            out.push_str(&format!(
+                "SPRT: llr {llr:.3} ({percent:.1}%), lbound {lower:.2}, ubound {upper:.2}{verdict}\n"
+            ));
+        }
+        if self.repeat {
+            let p = t.pentanomial;
+            out.push_str(&format!("Ptnml(0-2): [{}, {}, {}, {}, {}]", p[0], p[1], p[2], p[3], p[4]));
+            if let Some(estimate) = t.elo(Model::Pentanomial) {
+                out.push_str(&format!(
+                    ", Elo (pairs): {} +/- {}, LOS: {:.1} %",
+                    format_elo(estimate.elo),
+                    format_margin(estimate.margin),
+                    estimate.los * 100.0
+                ));
+            }
+            out.push('\n');
+        }
+        out.push_str(&format!(
+            "Matches: {} finished, {} unfinished; runner errors: {}\n",
+            self.played, self.unfinished, self.runner_errors
+        ));
+        if self.faults.is_empty() {
+            out.push_str("Engine faults: none\n");
+        } else {
+            let notes: Vec<String> =
+                self.faults.iter().map(|((engine, kind), n)| format!("{engine}: {n} {kind}")).collect();
+            out.push_str(&format!("Engine faults: {}\n", notes.join(", ")));
+        }
+        out
+    }
+}
+
+/// `--replay`: reads a BPGN/PGN file, replays every game move by move and
+/// scores the team of the first game against the other.
+pub fn replay_file(path: &Path, rules: Rules) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let records = read_records(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if records.is_empty() {
+        return Err(format!("{}: no games", path.display()));
+    }
+    let mut tally = Tally::default();
+    let mut first_team: Option<String> = None;
+    let mut other_team = String::new();
+    let mut failures = 0;
+    for (i, record) in records.iter().enumerate() {
+        let game_rules = record_rules(record, rules);
+        let teams = team_labels(record);
+        match replay(record, game_rules) {
+            Ok(replayed) => println!(
+                "game {}: {} vs {}: {} after {} moves ({game_rules})",
+                i + 1,
+                teams.0,
+                teams.1,
+                record.result,
+                replayed.moves.len()
+            ),
+            Err(e) => {
+                failures += 1;
+                println!("game {}: {} vs {}: cannot be replayed: {e}", i + 1, teams.0, teams.1);
+                continue;
+            }
+        }
+        let first = first_team.get_or_insert_with(|| teams.0.clone()).clone();
+        let outcome = match record.result.as_str() {
+            "1-0" => Outcome::Win,
+            "0-1" => Outcome::Loss,
+            "1/2-1/2" => Outcome::Draw,
+            _ => continue,
+        };
+        if teams.0 == first {
+            other_team = teams.1.clone();
+            tally.add(outcome);
+        } else if teams.1 == first {
+            other_team = teams.0.clone();
+            tally.add(outcome.flipped());
+        }
+    }
+    let first = first_team.unwrap_or_default();
+    println!(
+        "Score of {first} vs {other_team}: {} - {} - {}  [{:.3}] {}",
+        tally.wins,
+        tally.losses,
+        tally.draws,
+        tally.score().unwrap_or(0.5),
+        tally.games()
+    );
+    if let Some(estimate) = tally.elo(Model::Trinomial) {
+        println!(
+            "Elo difference: {} +/- {}, LOS: {:.1} %, DrawRatio: {:.1} %",
+            format_elo(estimate.elo),
+            format_margin(estimate.margin),
+            estimate.los * 100.0,
+            tally.draw_ratio().unwrap_or(0.0) * 100.0
+        );
+    }
+    if failures > 0 {
+        return Err(format!("{failures} of {} games could not be replayed", records.len()));
+    }
+    Ok(())
+}
+
+/// Team labels of a record: `WhiteA+BlackB` and `BlackA+WhiteB` (or White and Black).
+fn team_labels(record: &Record) -> (String, String) {
+    let name = |tag: &str| record.tag(tag).unwrap_or("?").to_string();
+    if record.two_board {
+        let join = |a: String, b: String| if a == b { a } else { format!("{a}+{b}") };
+        (join(name("WhiteA"), name("BlackB")), join(name("BlackA"), name("WhiteB")))
+    } else {
+        (name("White"), name("Black"))
+    }
+}

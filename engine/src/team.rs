@@ -150,6 +150,10 @@ impl TeamModel {
         let partner = context.partner_board.as_ref().filter(|p| p.rules().is_two_board());
         let flow = match (context.switches.flow, partner) {
             (true, Some(board)) => Some(flow_values(board, color.other(), &context.requests)),
+            // Without the partner board (CECP), the partner's requests alone still count.
+            (true, None) if context.requests != PartnerRequests::default() => {
+                Some(request_values(&context.requests))
+            }
             _ => None,
         };
         let expected = match (context.switches.forecast, partner) {
@@ -215,6 +219,17 @@ pub fn flow_values(board: &Position, partner_color: Color, requests: &PartnerReq
         }
         flow.to_partner[i] = gain.max(0);
         flow.to_partner_opponent[i] = loss.max(0);
+    }
+    flow
+}
+
+/// Flow values from the partner's requests alone, when its board is unknown.
+pub fn request_values(requests: &PartnerRequests) -> FlowValues {
+    let mut flow = FlowValues { to_partner: [0; 5], to_partner_opponent: [0; 5] };
+    for role in HAND_ROLES {
+        let i = role as usize - 1;
+        flow.to_partner[i] = if requests.needs(role) { NEED_BONUS } else { 0 };
+        flow.to_partner_opponent[i] = if requests.forbids(role) { DONT_GIVE_BONUS } else { 0 };
     }
     flow
 }

@@ -1,9 +1,8 @@
 //! What the protocol knows about the other board of a bughouse game: our seat,
 //! the partner board, all four clocks and the partners' conversation.
 //!
-//! [`BughouseContext`] is the one value to hand to the engine once it models the
-//! partner board (a later issue); for now the front ends fill it and obey only
-//! `sit` / `go`.
+//! [`BughouseContext`] is what the front ends fill; [`crate::partner_model`]
+//! turns it into the engine's `TeamContext` for every bughouse search.
 
 use std::fmt;
 use std::time::Duration;

@@ -1,8 +1,12 @@
 //! A best move that is found but not yet played: after `go infinite` or a
-//! ponder search until `stop` / `ponderhit`, and while our partner has asked us
-//! to sit, until they say `go` (or our clock runs low).
+//! ponder search until `stop` / `ponderhit`; while our partner has asked us
+//! to sit, until they say `go` (or our clock runs low); while the partner-board
+//! model waits for a piece, until material arrives or our time lead is used
+//! up; and a frozen position (no legal move yet), until material arrives.
 
 use std::time::{Duration, Instant};
+
+use tandem_engine::Role;
 
 use crate::engine_api::SearchResult;
 use crate::search_thread::{limits_after, SearchRequest};
@@ -13,6 +17,11 @@ pub enum HoldReason {
     UntilStopped,
     /// Our partner said `sit`.
     Sitting,
+    /// The partner-board model waits for this piece (our time lead allows it).
+    Waiting(Role),
+    /// No legal move until material arrives (RULES.md §3): there is no move
+    /// to hold, only a `bestmove (none)` for `stop`.
+    Frozen,
 }
 
 /// What a search is for, as the front end needs to know when it ends.
@@ -36,6 +45,9 @@ pub struct HeldMove {
     pub since: Instant,
     /// When sitting must end so that our clock does not fall.
     pub release_at: Option<Instant>,
+    /// `release_at` is where our time lead over the opponent runs out (else
+    /// it is the margin before our flag).
+    pub lead_limited: bool,
 }
 
 impl HeldMove {

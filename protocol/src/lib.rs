@@ -16,6 +16,7 @@ pub mod held_move;
 pub mod input;
 pub mod output;
 pub mod parse;
+pub mod partner_model;
 pub mod search_thread;
 pub mod session;
 pub mod uci;

@@ -6,16 +6,20 @@
 //! updated root) still sends one, which the loop recognises as stale and drops,
 //! so exactly one best move is printed per `go`.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use tandem_engine::search::engine::Advice;
+use tandem_engine::team::TeamContext;
 use tandem_engine::Position;
 
 use crate::driver::Event;
 use crate::engine_api::{Control, Engine, Info, Limits, SearchResult};
 use crate::parse::InputError;
+use crate::partner_model::{internal_score, probe_nodes};
 
 /// Room for deep recursion with a move list per ply on the search stack.
 const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
@@ -29,6 +33,16 @@ pub struct SearchRequest {
     pub limits: Limits,
     /// `go ponder`: time does not run until `ponderhit`.
     pub ponder: bool,
+    /// A bughouse search of our board: the partner-board model.
+    pub team: Option<TeamSearch>,
+}
+
+/// The partner-board model for one search.
+#[derive(Clone, Debug)]
+pub struct TeamSearch {
+    pub context: TeamContext,
+    /// Ask the model for advice (sitting, messages) once the search is done.
+    pub advise: bool,
 }
 
 /// A finished search, as delivered to the input loop.
@@ -36,6 +50,8 @@ pub struct SearchRequest {
 pub struct SearchDone {
     pub id: u64,
     pub result: SearchResult,
+    /// The partner-board model's advice, when it was asked for and given.
+    pub advice: Option<Advice>,
 }
 
 /// Receives each `Info` of a search, on the search thread.
@@ -99,12 +115,21 @@ impl Searcher {
         let engine = Arc::clone(&self.engine);
         let events = self.events.clone();
         let (root, history, limits) = (request.root.clone(), request.history.clone(), request.limits.clone());
+        let (team, ponder) = (request.team.clone(), request.ponder);
         std::thread::Builder::new()
             .name(format!("search-{id}"))
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
-                let result = engine.search(&root, &history, &limits, &control, &mut *reporter);
-                let _ = events.send(Event::SearchDone(SearchDone { id, result }));
+                let started = Instant::now();
+                let result = match &team {
+                    Some(team) => engine.search_team(&root, &history, &limits, &control, &team.context, &mut *reporter),
+                    None => engine.search(&root, &history, &limits, &control, &mut *reporter),
+                };
+                let advice = team.filter(|t| t.advise).and_then(|team| {
+                    let searched = Searched { root: &root, history: &history, limits: &limits, result: &result };
+                    advise(&engine, &control, searched, team.context, (!ponder).then_some(started))
+                });
+                let _ = events.send(Event::SearchDone(SearchDone { id, result, advice }));
             })
             .map_err(|e| InputError::new(format!("cannot start a search thread: {e}")))
     }
@@ -148,16 +173,75 @@ impl Searcher {
     }
 
     /// Restarts the running search from a new root (a reserve changed), with
-    /// the time it has left. False if no search was running.
-    pub fn restart(&mut self, root: Position, history: Vec<u64>, reporter: Reporter) -> Result<bool, InputError> {
+    /// the time it has left and `team`, the partner-board model as it is now.
+    /// False if no search was running.
+    pub fn restart(&mut self, root: Position, history: Vec<u64>, team: Option<TeamSearch>, reporter: Reporter) -> Result<bool, InputError> {
         let Some(mut request) = self.cancel() else {
             return Ok(false);
         };
         request.root = root;
         request.history = history;
+        request.team = team;
         self.start(request, reporter)?;
         Ok(true)
     }
+}
+
+/// A finished search, as the advice needs it.
+struct Searched<'a> {
+    root: &'a Position,
+    history: &'a [u64],
+    limits: &'a Limits,
+    result: &'a SearchResult,
+}
+
+/// The model's advice after a search, within about a tenth of the move's time.
+/// None when the move is wanted now (`stop`), when there is no move, in
+/// analysis (`infinite`), or when our clock is very low. `clock_started`: when
+/// our clock started (`None` after pondering: then the clocks of `go` are used).
+fn advise(
+    engine: &Engine,
+    control: &Control,
+    searched: Searched<'_>,
+    mut context: TeamContext,
+    clock_started: Option<Instant>,
+) -> Option<Advice> {
+    let Searched { root, history, limits, result } = searched;
+    if control.is_stopped() || limits.infinite || result.best.is_none() {
+        return None;
+    }
+    let us = root.turn();
+    let elapsed = clock_started.map(|t| t.elapsed()).unwrap_or_default();
+    // The limits' clock is what is left of this move's time (a restart after a
+    // reserve update takes the time already used off it).
+    let left = limits.clock.and_then(|c| c.time(us)).map(|t| t.saturating_sub(elapsed));
+    context.clocks.ours = left;
+    context.clocks.opponent = limits.clock.and_then(|c| c.time(us.other()));
+    let budget = probe_nodes(limits, us, left, result.nodes, elapsed)?;
+    let score = internal_score(result.score);
+    // `stop` (or `quit`) ends the probes at once, and so does the time cap
+    // (should the machine slow down after the speed was measured): the advice
+    // is then incomplete and dropped.
+    let probes = Control::new();
+    let finished = AtomicBool::new(false);
+    let deadline = budget.time_cap.map(|cap| Instant::now() + cap);
+    let advice = std::thread::scope(|scope| {
+        let watchdog = std::thread::Builder::new().name("advice-watchdog".into()).spawn_scoped(scope, || {
+            while !finished.load(Ordering::Relaxed) {
+                if control.is_stopped() || deadline.is_some_and(|at| Instant::now() >= at) {
+                    probes.stop();
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        });
+        // Without a watchdog the probes could not be stopped: no advice then.
+        watchdog.ok()?;
+        let advice = engine.advise_with_control(root, history, &context, score, budget.nodes, &probes);
+        finished.store(true, Ordering::Relaxed);
+        Some(advice)
+    });
+    advice.filter(|_| !probes.is_stopped())
 }
 
 /// Waits for a search thread and returns its request, less the time used.

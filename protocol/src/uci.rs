@@ -12,7 +12,10 @@ use crate::engine_settings::{check_hash_fits, DeferredChanges, EngineChange, DEF
 use crate::held_move::{sit_release_time, HeldMove, HoldReason, SearchPurpose};
 use crate::output::{echo, Output};
 use crate::parse::{number_in, InputError};
-use crate::search_thread::{Reporter, SearchDone, SearchRequest, Searcher};
+use crate::partner_model::{
+    describe, partner_sit_limit, role_name, team_context, wait_release, Outbox, SitLimit, TeamOptions, TEAM_OPTIONS,
+};
+use crate::search_thread::{Reporter, SearchDone, SearchRequest, Searcher, TeamSearch};
 use crate::session::{variant_named, RulesConfig, Session, VARIANTS};
 use crate::uci_command::{parse_uci_line, GoCommand, PartnerCommand, PositionCommand, Setup, UciCommand};
 
@@ -27,6 +30,8 @@ struct UciOptions {
     multipv: usize,
     ponder: bool,
     move_overhead: Duration,
+    /// The partner-board model's switches (`Partner Model`, `Team …`).
+    team: TeamOptions,
 }
 
 pub struct UciFrontEnd {
@@ -42,6 +47,8 @@ pub struct UciFrontEnd {
     held: Option<HeldMove>,
     /// The input ended: quit once the last best move is out.
     closing: bool,
+    /// What we told our partner (each message once).
+    outbox: Outbox,
 }
 
 impl UciFrontEnd {
@@ -54,6 +61,7 @@ impl UciFrontEnd {
                 multipv: 1,
                 ponder: false,
                 move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+                team: TeamOptions::default(),
             },
             deferred: DeferredChanges::default(),
             debug: false,
@@ -61,6 +69,7 @@ impl UciFrontEnd {
             active: SearchPurpose::default(),
             held: None,
             closing: false,
+            outbox: Outbox::default(),
         }
     }
 
@@ -95,7 +104,11 @@ impl UciFrontEnd {
                 self.out.line(EXTENSION_FEATURES);
                 self.out.line("bughouseok");
             }
-            UciCommand::Seat(seat) => self.set_seat(seat),
+            UciCommand::Seat(seat) => {
+                // A runner seats us for every game: what we told the partner is forgotten.
+                self.outbox.reset();
+                self.set_seat(seat);
+            }
             UciCommand::Partner(partner) => self.set_partner(partner)?,
             UciCommand::Reserve(reserves) => self.set_reserves(reserves)?,
             UciCommand::PTell(message) => self.partner_message(message),
@@ -105,6 +118,7 @@ impl UciFrontEnd {
 
     fn identify(&self) {
         let variants: String = VARIANTS.iter().map(|p| format!(" var {}", p.name())).collect();
+        let team_options = TEAM_OPTIONS.iter().map(|name| format!("option name {name} type check default true"));
         for line in [
             format!("id name tandem {}", env!("CARGO_PKG_VERSION")),
             "id author the tandem developers".to_string(),
@@ -118,8 +132,11 @@ impl UciFrontEnd {
             format!("option name UCI_Variant type combo default chess{variants}"),
             "option name Rules type string default <empty>".to_string(),
             "option name Clear Hash type button".to_string(),
-            "uciok".to_string(),
-        ] {
+        ]
+        .into_iter()
+        .chain(team_options)
+        .chain(["uciok".to_string()])
+        {
             self.out.line(&line);
         }
     }
@@ -162,6 +179,10 @@ impl UciFrontEnd {
                 let config = RulesConfig { overrides: overrides.to_string(), ..self.session.config().clone() };
                 self.set_rules(config)?;
             }
+            _ if TeamOptions::is_option(name) => {
+                let on = parse_check(name.trim(), needs_value()?)?;
+                self.options.team.set(name, on);
+            }
             _ => return Err(InputError::new(format!("unknown option '{}'", echo(name)))),
         }
         Ok(())
@@ -179,6 +200,7 @@ impl UciFrontEnd {
 
     fn new_game(&mut self) {
         self.session.new_game();
+        self.outbox.reset();
         self.deferred.request(self.searcher.engine(), self.searcher.is_running(), EngineChange::Clear);
     }
 
@@ -227,7 +249,11 @@ impl UciFrontEnd {
             .and_then(|c| c.time(root.turn()))
             .filter(|_| !go.ponder)
             .map(|t| Instant::now() + t);
-        let request = SearchRequest { root, history, limits, ponder: go.ponder };
+        let team = self.team_search(our_board, &root, &limits);
+        if let (true, Some(team)) = (self.debug, &team) {
+            self.info_string(&describe(&team.context));
+        }
+        let request = SearchRequest { root, history, limits, ponder: go.ponder, team };
         self.searcher.start(request, self.reporter())?;
         self.active = SearchPurpose { our_board, flag_falls_at, stop_requested: false };
         Ok(())
@@ -258,6 +284,19 @@ impl UciFrontEnd {
         })
     }
 
+    /// The partner-board model for a search: in bughouse mode (the extension
+    /// on, two-board rules) for a search of our own board.
+    fn team_search(&self, our_board: bool, root: &Position, limits: &Limits) -> Option<TeamSearch> {
+        if !(self.extensions && our_board && self.session.rules().is_two_board()) {
+            return None;
+        }
+        let context = team_context(&self.session.bughouse, root, limits.clock.as_ref(), &self.options.team);
+        let switches = context.switches;
+        // Sitting needs the partner board (the arrival forecast); messages do not.
+        let advise = switches.messages || (switches.sitting && context.partner_board.is_some());
+        Some(TeamSearch { context, advise })
+    }
+
     /// Keeps the four clocks of `go` in the bughouse context.
     fn record_clocks(&mut self, go: &GoCommand, seat: Seat) {
         let clocks = &mut self.session.bughouse.clocks;
@@ -275,7 +314,7 @@ impl UciFrontEnd {
 
     fn stop(&mut self) {
         if let Some(held) = self.held.take() {
-            self.emit(&held.result, &held.request.root);
+            self.emit(&held.result);
         } else if self.searcher.is_running() {
             self.active.stop_requested = true;
             self.searcher.stop();
@@ -288,31 +327,46 @@ impl UciFrontEnd {
             let our_time = self.searcher.current().and_then(|r| r.limits.clock?.time(r.root.turn()));
             self.active.flag_falls_at = our_time.map(|t| Instant::now() + t);
         } else if let Some(held) = self.held.take_if(|h| h.request.ponder) {
-            self.emit(&held.result, &held.request.root);
+            self.emit(&held.result);
         } else {
             self.info_string("ponderhit ignored: not pondering");
         }
     }
 
-    fn emit(&self, result: &SearchResult, root: &Position) {
+    fn emit(&mut self, result: &SearchResult) {
         match (result.best, result.ponder) {
             (Some(best), Some(ponder)) => self.out.line(&format!("bestmove {best} ponder {ponder}")),
             (Some(best), None) => self.out.line(&format!("bestmove {best}")),
-            (None, _) => {
-                self.out.line("bestmove (none)");
-                if self.extensions && root.status() == Status::Frozen {
-                    self.tell_need(root);
-                }
+            (None, _) => self.out.line("bestmove (none)"),
+        }
+        if result.best.is_some() {
+            self.outbox.moved();
+        }
+    }
+
+    /// Sends messages to our partner (`Team Messages` on).
+    fn tell(&self, messages: Vec<String>) {
+        if self.options.team.messages_on() {
+            for message in messages {
+                self.out.line(&format!("ptell {message}"));
             }
         }
     }
 
-    /// Frozen (no legal move until material arrives): tell the partner what helps.
-    fn tell_need(&self, root: &Position) {
-        let roles = roles_that_free(root);
-        if !roles.is_empty() {
-            let message = PartnerMessage::Need(roles);
-            self.out.line(&format!("ptell {message}"));
+    /// The model's messages after a search, each said once.
+    fn tell_advice(&mut self, advised: &[String]) {
+        if self.options.team.messages_on() {
+            let partner_sitting_us = self.session.bughouse.requests.sitting;
+            let messages = self.outbox.after_advice(advised, partner_sitting_us);
+            self.tell(messages);
+        }
+    }
+
+    /// We wait for material: what helps, `dead` when frozen in check, `fast`.
+    fn tell_waiting(&mut self, need: &[tandem_engine::Role], in_check: bool) {
+        if self.options.team.messages_on() {
+            let messages = self.outbox.waiting(need, in_check);
+            self.tell(messages);
         }
     }
 
@@ -332,6 +386,11 @@ impl UciFrontEnd {
             if let Some(last) = context.messages.last() {
                 self.info_string(&format!("partner said {last}"));
             }
+            // The context a search of our board would get now, with the clocks last given.
+            let root = board.position();
+            let clock = Clock { time: context.clocks.time[context.seat.board.index()], ..Clock::default() };
+            let team = team_context(context, root, Some(&clock), &self.options.team);
+            self.info_string(&describe(&team));
         }
     }
 
@@ -368,10 +427,14 @@ impl UciFrontEnd {
         self.session.board.set_reserves(reserves);
         let root = self.session.board.position().clone();
         let history = self.session.board.history().to_vec();
+        // The partner-board model is built again: the partner board, clocks
+        // and requests may have changed since the search began.
         if self.searcher.is_running() && self.active.our_board {
-            self.searcher.restart(root, history, self.reporter())?;
+            let team = self.searcher.current().and_then(|r| self.team_search(true, &root, &r.limits));
+            self.searcher.restart(root, history, team, self.reporter())?;
         } else if let Some(held) = self.held.take_if(|h| h.purpose.our_board) {
             let mut request = held.request_for_restart();
+            request.team = self.team_search(true, &root, &request.limits);
             request.root = root;
             request.history = history;
             self.searcher.start(request, self.reporter())?;
@@ -384,24 +447,75 @@ impl UciFrontEnd {
         if let PartnerMessage::Other(text) = &message {
             self.info_string(&format!("partner message not understood, kept: {}", echo(text)));
         }
+        let go = message == PartnerMessage::Go;
+        if message == PartnerMessage::Sit && self.options.team.messages_on() {
+            let withdrawn = self.outbox.partner_sits();
+            self.tell(withdrawn.into_iter().collect());
+        }
         self.session.bughouse.receive(message);
-        if !self.session.bughouse.requests.sitting {
-            if let Some(held) = self.held.take_if(|h| h.reason == HoldReason::Sitting) {
-                self.emit(&held.result, &held.request.root);
-            }
+        let sitting = self.session.bughouse.requests.sitting;
+        // `go` (or `x` of a `sit`) releases a move held for the partner; `go`
+        // also ends our own wait for a piece: the partner knows their board.
+        let released = self.held.take_if(|h| match h.reason {
+            HoldReason::Sitting => !sitting,
+            HoldReason::Waiting(_) => go,
+            HoldReason::UntilStopped | HoldReason::Frozen => false,
+        });
+        if let Some(held) = released {
+            self.emit(&held.result);
         }
     }
 
-    /// Why a finished search's move must wait, if it must.
-    fn hold_reason(&self, request: &SearchRequest, purpose: &SearchPurpose) -> Option<HoldReason> {
+    /// Whether a finished search's move must wait, why, until when, and
+    /// whether that is where our time lead ends.
+    fn hold_reason(&self, done: &SearchDone, request: &SearchRequest, purpose: &SearchPurpose) -> Option<(HoldReason, Option<Instant>, bool)> {
         if purpose.stop_requested || self.closing {
             return None;
         }
         if request.ponder || request.limits.infinite {
-            return Some(HoldReason::UntilStopped);
+            return Some((HoldReason::UntilStopped, None, false));
         }
-        let sitting = self.extensions && self.session.bughouse.requests.sitting && purpose.our_board;
-        sitting.then_some(HoldReason::Sitting)
+        if !(self.extensions && purpose.our_board) {
+            return None;
+        }
+        let flag_release = sit_release_time(purpose.flag_falls_at, self.options.move_overhead);
+        let team = self.options.team;
+        if done.result.best.is_none() {
+            // Frozen: wait for material, never give up while a piece may come.
+            let frozen = request.team.is_some() && request.root.status() == Status::Frozen;
+            return frozen.then_some((HoldReason::Frozen, None, false));
+        }
+        let (clock, us, now) = (request.limits.clock.as_ref(), request.root.turn(), Instant::now());
+        if team.messages_on() && self.session.bughouse.requests.sitting {
+            return match partner_sit_limit(clock, us, now, flag_release, team.sitting_on()) {
+                SitLimit::Flag(at) => Some((HoldReason::Sitting, at, false)),
+                SitLimit::Lead(at) => Some((HoldReason::Sitting, Some(at), true)),
+                SitLimit::Refused => {
+                    self.info_string("partner asked us to sit, but we are not ahead on the clock: moving");
+                    None
+                }
+            };
+        }
+        let role = done.advice.as_ref()?.sit?.waiting_for?;
+        if !(team.sitting_on() && request.team.is_some()) {
+            return None;
+        }
+        let release = wait_release(clock, us, now, flag_release)?;
+        Some((HoldReason::Waiting(role), Some(release), true))
+    }
+
+    /// Tells the partner what a finished bughouse search found.
+    fn tell_after_search(&mut self, done: &SearchDone, request: &SearchRequest) {
+        if request.team.is_none() {
+            return;
+        }
+        if let Some(advice) = &done.advice {
+            self.tell_advice(&advice.messages);
+        }
+        let root = &request.root;
+        if done.result.best.is_none() && root.status() == Status::Frozen {
+            self.tell_waiting(&roles_that_free(root), root.is_check());
+        }
     }
 }
 
@@ -478,19 +592,27 @@ impl FrontEnd for UciFrontEnd {
         };
         self.deferred.apply_queued(self.searcher.engine());
         let purpose = std::mem::take(&mut self.active);
-        match self.hold_reason(&request, &purpose) {
-            Some(reason) => {
-                let release_at = match reason {
-                    HoldReason::Sitting => sit_release_time(purpose.flag_falls_at, self.options.move_overhead),
-                    HoldReason::UntilStopped => None,
-                };
-                let held = HeldMove { result: done.result, reason, request, purpose, since: Instant::now(), release_at };
-                self.held = Some(held);
-                if reason == HoldReason::Sitting {
-                    self.info_string("sitting: the move waits for the partner's 'go'");
+        self.tell_after_search(&done, &request);
+        match self.hold_reason(&done, &request, &purpose) {
+            Some((reason, release_at, lead_limited)) => {
+                match reason {
+                    HoldReason::Sitting => self.info_string("sitting: the move waits for the partner's 'go'"),
+                    HoldReason::Waiting(role) => {
+                        let ms = release_at.map_or(0, |at| at.saturating_duration_since(Instant::now()).as_millis());
+                        self.info_string(&format!("sitting: waiting for a {} for at most {ms} ms", role_name(role)));
+                        let asked = done.advice.iter().flat_map(|a| &a.messages).any(|m| m.starts_with("need"));
+                        let need = if asked { Vec::new() } else { vec![role] };
+                        self.tell_waiting(&need, false);
+                    }
+                    HoldReason::Frozen => self.info_string("frozen: no legal move until material arrives"),
+                    HoldReason::UntilStopped => {}
                 }
+                let SearchDone { result, .. } = done;
+                let since = Instant::now();
+                let held = HeldMove { result, reason, request, purpose, since, release_at, lead_limited };
+                self.held = Some(held);
             }
-            None => self.emit(&done.result, &request.root),
+            None => self.emit(&done.result),
         }
         if self.closing && self.held.is_none() {
             return Flow::Quit;
@@ -501,7 +623,7 @@ impl FrontEnd for UciFrontEnd {
     fn on_input_closed(&mut self) -> Flow {
         self.closing = true;
         if let Some(held) = self.held.take() {
-            self.emit(&held.result, &held.request.root);
+            self.emit(&held.result);
         }
         if !self.searcher.is_running() {
             return Flow::Quit;
@@ -525,8 +647,12 @@ impl FrontEnd for UciFrontEnd {
         let due = self.held.as_ref().and_then(|h| h.release_at).is_some_and(|at| at <= Instant::now());
         if due {
             if let Some(held) = self.held.take() {
-                self.info_string("sitting ends: our clock runs low");
-                self.emit(&held.result, &held.request.root);
+                if held.lead_limited {
+                    self.info_string("sitting ends: our time lead is used up");
+                } else {
+                    self.info_string("sitting ends: our clock runs low");
+                }
+                self.emit(&held.result);
             }
         }
         Flow::Continue

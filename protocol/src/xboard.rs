@@ -13,7 +13,10 @@ use crate::engine_settings::{check_hash_fits, DeferredChanges, EngineChange};
 use crate::held_move::{sit_release_time, HeldMove, HoldReason, SearchPurpose};
 use crate::output::{echo, Output};
 use crate::parse::InputError;
-use crate::search_thread::{Reporter, SearchDone, SearchRequest, Searcher};
+use crate::partner_model::{
+    parse_switch, partner_sit_limit, role_name, team_context, wait_release, Outbox, SitLimit, TeamOptions, TEAM_OPTIONS,
+};
+use crate::search_thread::{Reporter, SearchDone, SearchRequest, Searcher, TeamSearch};
 use crate::session::{RulesConfig, Session};
 use crate::xboard_command::{parse_xboard_line, XboardCommand};
 
@@ -55,6 +58,10 @@ pub struct XboardFrontEnd {
     opponent_time: Option<Duration>,
     active: SearchPurpose,
     held: Option<HeldMove>,
+    /// The partner-board model's switches (`option Partner Model=0` …).
+    team: TeamOptions,
+    /// What we told our partner (each message once).
+    outbox: Outbox,
 }
 
 impl XboardFrontEnd {
@@ -73,6 +80,8 @@ impl XboardFrontEnd {
             opponent_time: None,
             active: SearchPurpose::default(),
             held: None,
+            team: TeamOptions::default(),
+            outbox: Outbox::default(),
         }
     }
 
@@ -134,6 +143,7 @@ impl XboardFrontEnd {
                 return Ok(Flow::Quit);
             }
             XboardCommand::Display => self.display(),
+            XboardCommand::Option { name, value } => self.set_option(&name, &value)?,
         }
         Ok(Flow::Continue)
     }
@@ -145,13 +155,27 @@ impl XboardFrontEnd {
              variants=\"normal,crazyhouse,bughouse\" myname=\"tandem {}\"",
             env!("CARGO_PKG_VERSION")
         ));
+        for name in TEAM_OPTIONS {
+            self.out.line(&format!("feature option=\"{name} -check 1\""));
+        }
         self.out.line("feature done=1");
+    }
+
+    /// `option NAME=VALUE`: the partner-board model's switches.
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), InputError> {
+        if !TeamOptions::is_option(name) {
+            return Err(InputError::new(format!("unknown option '{}'", echo(name))));
+        }
+        let on = parse_switch(name, value)?;
+        self.team.set(name, on);
+        Ok(())
     }
 
     fn new_game(&mut self) {
         self.abandon_search();
         let _ = self.session.set_config(RulesConfig::default());
         self.session.new_game();
+        self.outbox.reset();
         self.engine_color = Some(Color::Black);
         self.depth_limit = None;
         self.own_time = None;
@@ -216,10 +240,34 @@ impl XboardFrontEnd {
         let limits = self.limits(&root);
         let flag_falls_at = limits.clock.and_then(|c| c.time(root.turn())).map(|t| Instant::now() + t);
         self.session.bughouse.seat.color = root.turn();
-        let request = SearchRequest { root, history, limits, ponder: false };
+        let team = self.team_search(&root, &limits);
+        let request = SearchRequest { root, history, limits, ponder: false, team };
         self.searcher.start(request, self.reporter())?;
         self.active = SearchPurpose { our_board: true, flag_falls_at, stop_requested: false };
         Ok(())
+    }
+
+    /// The partner-board model for a bughouse game. The partner board is not
+    /// known in CECP, so only the terms that do without it work: the partner's
+    /// requests and our messages (when a partner is assigned).
+    fn team_search(&self, root: &Position, limits: &Limits) -> Option<TeamSearch> {
+        if !self.session.rules().is_two_board() {
+            return None;
+        }
+        let context = team_context(&self.session.bughouse, root, limits.clock.as_ref(), &self.team);
+        let switches = context.switches;
+        let partner = self.session.bughouse.partner_name.is_some();
+        let advise = (switches.messages && partner) || (switches.sitting && context.partner_board.is_some());
+        Some(TeamSearch { context, advise })
+    }
+
+    /// Sends messages to our partner, when there is one and `Team Messages` is on.
+    fn tell(&self, messages: Vec<String>) {
+        if self.team.messages_on() && self.session.bughouse.partner_name.is_some() {
+            for message in messages {
+                self.out.line(&format!("tellics ptell {message}"));
+            }
+        }
     }
 
     fn limits(&self, root: &Position) -> Limits {
@@ -261,11 +309,12 @@ impl XboardFrontEnd {
             return;
         }
         self.session.board.play(best);
+        self.outbox.moved();
         self.out.line(&format!("move {best}"));
         self.claim_result_after_our_move();
     }
 
-    fn no_move(&self, root: &Position) {
+    fn no_move(&mut self, root: &Position) {
         let us = root.turn();
         match root.status() {
             Status::Checkmate => self.out.line(&format!(
@@ -277,10 +326,8 @@ impl XboardFrontEnd {
             Status::InsufficientMaterial => self.out.line("1/2-1/2 {Insufficient material}"),
             _ => {
                 self.out.line("# no legal move yet: waiting for material");
-                let roles = roles_that_free(root);
-                if self.session.bughouse.partner_name.is_some() && !roles.is_empty() {
-                    self.out.line(&format!("tellics ptell {}", PartnerMessage::Need(roles)));
-                }
+                let messages = self.outbox.waiting(&roles_that_free(root), root.is_check());
+                self.tell(messages);
             }
         }
     }
@@ -320,11 +367,13 @@ impl XboardFrontEnd {
         let root = self.session.board.position().clone();
         let history = self.session.board.history().to_vec();
         if self.searcher.is_running() {
-            self.searcher.restart(root, history, self.reporter())?;
+            let team = self.searcher.current().and_then(|r| self.team_search(&root, &r.limits));
+            self.searcher.restart(root, history, team, self.reporter())?;
         } else if let Some(held) = self.held.take() {
             let mut request = held.request_for_restart();
             request.root = root;
             request.history = history;
+            request.team = self.team_search(&request.root, &request.limits);
             self.searcher.start(request, self.reporter())?;
             self.active = held.purpose;
         } else {
@@ -336,6 +385,7 @@ impl XboardFrontEnd {
     fn set_partner(&mut self, name: Option<String>) {
         let greet = name.is_some();
         self.session.bughouse.partner_name = name;
+        self.outbox.reset();
         if greet {
             self.out.line(PARTNER_GREETING);
         }
@@ -343,18 +393,25 @@ impl XboardFrontEnd {
 
     fn partner_message(&mut self, message: PartnerMessage) {
         let reply = match &message {
-            PartnerMessage::Sit => Some("tellics ptell ok, I sit until you say go"),
+            PartnerMessage::Sit => Some("tellics ptell ok, I sit until you say go (while my time lead lasts)"),
             PartnerMessage::Other(_) => Some("tellics ptell sorry, I did not understand that"),
             _ => None,
         };
+        let go = message == PartnerMessage::Go;
+        let withdrawn = (message == PartnerMessage::Sit).then(|| self.outbox.partner_sits()).flatten();
         self.session.bughouse.receive(message);
         if let Some(reply) = reply {
             self.out.line(reply);
         }
-        if !self.session.bughouse.requests.sitting {
-            if let Some(held) = self.held.take_if(|h| h.reason == HoldReason::Sitting) {
-                self.play_result(&held.result, &held.request.root);
-            }
+        self.tell(withdrawn.into_iter().collect());
+        let sitting = self.session.bughouse.requests.sitting;
+        let released = self.held.take_if(|h| match h.reason {
+            HoldReason::Sitting => !sitting,
+            HoldReason::Waiting(_) => go,
+            HoldReason::UntilStopped | HoldReason::Frozen => false,
+        });
+        if let Some(held) = released {
+            self.play_result(&held.result, &held.request.root);
         }
     }
 
@@ -379,9 +436,30 @@ impl XboardFrontEnd {
         }
     }
 
-    fn hold_reason(&self, purpose: &SearchPurpose) -> Option<HoldReason> {
-        let sitting = self.session.bughouse.requests.sitting && !purpose.stop_requested;
-        sitting.then_some(HoldReason::Sitting)
+    /// Whether a finished search's move must wait, why, until when, and
+    /// whether that is where our time lead ends.
+    fn hold_reason(&self, done: &SearchDone, request: &SearchRequest, purpose: &SearchPurpose) -> Option<(HoldReason, Option<Instant>, bool)> {
+        if purpose.stop_requested || done.result.best.is_none() {
+            return None;
+        }
+        let flag_release = sit_release_time(purpose.flag_falls_at, MOVE_OVERHEAD);
+        let (clock, us, now) = (request.limits.clock.as_ref(), request.root.turn(), Instant::now());
+        if self.team.messages_on() && self.session.bughouse.requests.sitting {
+            return match partner_sit_limit(clock, us, now, flag_release, self.team.sitting_on()) {
+                SitLimit::Flag(at) => Some((HoldReason::Sitting, at, false)),
+                SitLimit::Lead(at) => Some((HoldReason::Sitting, Some(at), true)),
+                SitLimit::Refused => {
+                    self.out.line("# partner asked us to sit, but we are not ahead on the clock: moving");
+                    None
+                }
+            };
+        }
+        let role = done.advice.as_ref()?.sit?.waiting_for?;
+        if !(self.team.sitting_on() && request.team.is_some()) {
+            return None;
+        }
+        let release = wait_release(clock, us, now, flag_release)?;
+        Some((HoldReason::Waiting(role), Some(release), true))
     }
 }
 
@@ -425,12 +503,26 @@ impl FrontEnd for XboardFrontEnd {
         };
         self.deferred.apply_queued(self.searcher.engine());
         let purpose = std::mem::take(&mut self.active);
-        match self.hold_reason(&purpose) {
-            Some(reason) => {
-                let release_at = sit_release_time(purpose.flag_falls_at, MOVE_OVERHEAD);
+        if let (Some(advice), true) = (&done.advice, request.team.is_some() && self.team.messages_on()) {
+            let partner_sitting_us = self.session.bughouse.requests.sitting;
+            let messages = self.outbox.after_advice(&advice.messages, partner_sitting_us);
+            self.tell(messages);
+        }
+        match self.hold_reason(&done, &request, &purpose) {
+            Some((reason, release_at, lead_limited)) => {
+                if let HoldReason::Waiting(role) = reason {
+                    let ms = release_at.map_or(0, |at| at.saturating_duration_since(Instant::now()).as_millis());
+                    self.out.line(&format!("# sitting: waiting for a {} for at most {ms} ms", role_name(role)));
+                    let asked = done.advice.iter().flat_map(|a| &a.messages).any(|m| m.starts_with("need"));
+                    let need = if asked { Vec::new() } else { vec![role] };
+                    let messages = self.outbox.waiting(&need, false);
+                    self.tell(messages);
+                } else {
+                    self.out.line("# sitting: the move waits for the partner's 'go'");
+                }
                 let since = Instant::now();
-                self.held = Some(HeldMove { result: done.result, reason, request, purpose, since, release_at });
-                self.out.line("# sitting: the move waits for the partner's 'go'");
+                let SearchDone { result, .. } = done;
+                self.held = Some(HeldMove { result, reason, request, purpose, since, release_at, lead_limited });
             }
             None => self.play_result(&done.result, &request.root),
         }
@@ -454,7 +546,11 @@ impl FrontEnd for XboardFrontEnd {
         let due = self.held.as_ref().and_then(|h| h.release_at).is_some_and(|at| at <= Instant::now());
         if due {
             if let Some(held) = self.held.take() {
-                self.out.line("# sitting ends: our clock runs low");
+                if held.lead_limited {
+                    self.out.line("# sitting ends: our time lead is used up");
+                } else {
+                    self.out.line("# sitting ends: our clock runs low");
+                }
                 self.play_result(&held.result, &held.request.root);
             }
         }

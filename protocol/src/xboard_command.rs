@@ -47,6 +47,8 @@ pub enum XboardCommand {
     Display,
     /// A command that needs no action from this engine (`hard`, `computer`, `name` …).
     Ignored,
+    /// `option NAME=VALUE` (the options we declare with `feature option`).
+    Option { name: String, value: String },
 }
 
 /// Parses one line; the error text is the reason shown as `Error (reason): line`.
@@ -94,6 +96,12 @@ pub fn parse_xboard_line(line: &str) -> Result<Option<XboardCommand>, InputError
         "cores" => XboardCommand::Cores(number_in("cores", args.first().copied(), 1, 256)?),
         "quit" => XboardCommand::Quit,
         "d" => XboardCommand::Display,
+        "option" => match rest.split_once('=') {
+            Some((name, value)) if !name.trim().is_empty() => {
+                XboardCommand::Option { name: name.trim().to_string(), value: value.trim().to_string() }
+            }
+            _ => return Err(InputError::new("'option' expects NAME=VALUE, e.g. 'option Team Flow=0'")),
+        },
         "accepted" | "rejected" | "hard" | "easy" | "computer" | "name" | "rating" | "ics" | "random"
         | "draw" | "hint" | "bk" | "." | "exit" | "otherboard" => XboardCommand::Ignored,
         _ if args.is_empty() && looks_like_move(word) => XboardCommand::UserMove(word.to_string()),

@@ -447,31 +447,46 @@ fn reserve_update_mid_search_restarts_silently_with_one_bestmove() {
 fn sitting_holds_the_move_until_the_partner_says_go() {
     let mut t = bughouse();
     say(&mut t, "ptell sit");
-    t.send("go depth 2 wtime 60000 btime 60000");
+    t.send("go depth 2 wtime 60000 btime 30000");
     let lines = t.read_until(|l| l.contains("sitting"));
     assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "{lines:?}");
     assert!(t.lines_within(Duration::from_millis(200)).is_empty());
     t.send("ptell go");
     t.expect_prefix("bestmove");
-    // `stop` also releases a sitting move, and a low clock does so by itself.
+    // `stop` also releases a sitting move (without a clock we sit until told).
     say(&mut t, "ptell sit");
     t.send("go depth 1");
     t.expect_prefix("info string sitting");
     t.send("stop");
     t.expect_prefix("bestmove");
+    // With `Team Sitting` we sit only while our time lead lasts (less 2 s) …
+    t.send("go depth 1 wtime 3000 btime 600");
+    t.expect_prefix("info string sitting ends: our time lead is used up");
+    t.expect_prefix("bestmove");
+    t.send("go depth 1 wtime 60000 btime 60000");
+    t.expect_prefix("info string partner asked us to sit, but we are not ahead on the clock");
+    t.expect_prefix("bestmove");
+    // … without it, until our clock runs low.
+    say(&mut t, "setoption name Team Sitting value false");
     t.send("go depth 1 wtime 1200 btime 1200");
     t.expect_prefix("info string sitting ends: our clock runs low");
     t.expect_prefix("bestmove");
 }
 
 #[test]
-fn frozen_player_asks_the_partner_for_material() {
+fn frozen_player_asks_the_partner_for_material_and_waits() {
     let mut t = bughouse();
     // In check along the back rank with no move: a dropped piece could block.
     say(&mut t, "position fen R6k/6pp/8/8/8/8/8/K7[] b - - 0 1");
     t.send("go depth 2");
-    let lines = t.read_until(|l| l.starts_with("bestmove"));
-    assert_eq!(lines.last().map(String::as_str), Some("bestmove (none)"), "{lines:?}");
-    let need = t.expect_prefix("ptell need");
-    assert!(need.len() > "ptell need ".len(), "{need}");
+    let lines = t.read_until(|l| l.starts_with("info string frozen"));
+    assert!(!has_bestmove(&lines), "bughouse waits for material: {lines:?}");
+    let need = lines.iter().find(|l| l.starts_with("ptell need")).cloned().unwrap_or_default();
+    assert!(need.len() > "ptell need ".len(), "{lines:?}");
+    t.send("stop");
+    assert_eq!(t.expect_prefix("bestmove"), "bestmove (none)");
+}
+
+fn has_bestmove(lines: &[String]) -> bool {
+    lines.iter().any(|l| l.starts_with("bestmove"))
 }

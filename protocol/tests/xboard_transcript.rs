@@ -168,9 +168,12 @@ fn bughouse_holding_partner_and_ptell() {
     // The named arrival is added to what we hold now.
     say(&mut t, "holding [] [] BR");
     assert_eq!(fen(&mut t), "4k3/8/8/8/8/8/8/4K3[QNrp] w - - 0 1");
-    assert_eq!(say(&mut t, "ptell sit"), vec!["tellics ptell ok, I sit until you say go"]);
+    assert_eq!(say(&mut t, "ptell sit"), vec!["tellics ptell ok, I sit until you say go (while my time lead lasts)"]);
     assert_eq!(say(&mut t, "ptell what now"), vec!["tellics ptell sorry, I did not understand that"]);
     say(&mut t, "sd 2");
+    // We sit while our time lead lasts.
+    say(&mut t, "time 6000");
+    say(&mut t, "otim 3000");
     t.send("go");
     t.expect_prefix("# sitting");
     assert!(t.lines_within(Duration::from_millis(200)).is_empty(), "no move while sitting");

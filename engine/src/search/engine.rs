@@ -185,6 +185,20 @@ impl Engine {
     /// sit for a piece, and what to tell the partner. Each "what if this piece
     /// were in a hand" question is a small search of `probe_nodes` nodes.
     pub fn advise(&self, root: &Position, history: &[u64], team: &TeamContext, score: i32, probe_nodes: u64) -> Advice {
+        self.advise_with_control(root, history, team, score, probe_nodes, &Control::new())
+    }
+
+    /// [`Engine::advise`] that `control` can stop: a stopped control ends each
+    /// probe at once (the advice is then meaningless and should be dropped).
+    pub fn advise_with_control(
+        &self,
+        root: &Position,
+        history: &[u64],
+        team: &TeamContext,
+        score: i32,
+        probe_nodes: u64,
+        control: &Control,
+    ) -> Advice {
         let mut advice = Advice::default();
         if !root.rules().is_two_board() {
             return advice;
@@ -192,7 +206,7 @@ impl Engine {
         let us = root.turn();
         let probe = |pos: &Position| -> i32 {
             let limits = Limits { nodes: Some(probe_nodes), depth: Some(6), multipv: 1, ..Limits::default() };
-            let result = self.search(pos, history, &limits, &Control::new(), &mut |_| {});
+            let result = self.search(pos, history, &limits, control, &mut |_| {});
             result.score.map_or(0, score_to_internal)
         };
         let mut need = Vec::new();
@@ -201,7 +215,9 @@ impl Engine {
         for role in HAND_ROLES {
             let mut ours = root.clone();
             ours.add_to_reserve(us, role);
-            let gain = probe(&ours) - score;
+            // What the piece does beyond its own material value: a queen in
+            // hand is always worth a queen; we ask for it only if it does more.
+            let gain = probe(&ours) - score - hand_value(role);
             if gain >= NEED_GAIN {
                 need.push(role);
             }
@@ -214,7 +230,7 @@ impl Engine {
                 let mut theirs = root.clone();
                 theirs.add_to_reserve(us.other(), role);
                 theirs.play_null();
-                if score + probe(&theirs) >= DONT_GIVE_LOSS {
+                if score + probe(&theirs) - hand_value(role) >= DONT_GIVE_LOSS {
                     dont_give.push(role);
                 }
             }
@@ -346,11 +362,11 @@ fn proven_mate_done(score: i32, depth: i32) -> bool {
     score.abs() >= MATE_BOUND && depth >= 2 * (MATE - score.abs()) + 6
 }
 
-/// A piece in hand worth this much more (centipawns) is worth asking for.
+/// A piece in hand worth this much more (centipawns) than its own value is worth asking for.
 const NEED_GAIN: i32 = 300;
-/// A piece in the opponent's hand costing this much must not reach them.
+/// A piece in the opponent's hand costing this much beyond its value must not reach them.
 const DONT_GIVE_LOSS: i32 = 300;
-/// A likely arrival worth this much is worth waiting for.
+/// A likely arrival worth this much beyond its value is worth waiting for.
 const SIT_GAIN: i32 = 250;
 /// Forecast probability (percent) from which an arrival is waited for.
 const SIT_LIKELIHOOD: i32 = 40;
@@ -369,6 +385,10 @@ pub struct Sit {
     /// The piece we wait for (`None`: the partner asked us to sit).
     pub waiting_for: Option<Role>,
     pub up_to: Duration,
+}
+
+fn hand_value(role: Role) -> i32 {
+    super::eval::params::HAND[role as usize - 1]
 }
 
 fn score_to_internal(score: Score) -> i32 {

@@ -202,8 +202,11 @@ class BughouseGame(unittest.TestCase):
             self.tandem.send(f"partner fen {b.fen()}")
             if cycle == 2:
                 self.tandem.send("ptell sit")
+            wtime, btime = clocks["A"]
+            if cycle == 2:
+                btime = wtime - 20000  # tandem sits for its partner only while ahead on the clock
             self.tandem.send("go movetime 150 wtime {} btime {} pwtime {} pbtime {}".format(
-                clocks["A"][0], clocks["A"][1], clocks["B"][0], clocks["B"][1]))
+                wtime, btime, clocks["B"][0], clocks["B"][1]))
             move_b = self.fairy_move(b)
             if move_b is not None:
                 captured = push_with_transfer(b, a, move_b)

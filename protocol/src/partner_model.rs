@@ -1,0 +1,535 @@
+//! The engine's partner-board model as the front ends drive it (PROTOCOL.md §3,
+//! "The partner-board model"): the options that switch its terms, the
+//! [`TeamContext`] built from the protocol's [`BughouseContext`] for every
+//! bughouse search, how much the model's advice may cost, and what we tell our
+//! partner (each thing once).
+
+use std::time::{Duration, Instant};
+
+use tandem_engine::search::alphabeta::MATE;
+use tandem_engine::team::{
+    sit_allowance, ModelSwitches, PartnerRequests as EngineRequests, TeamClocks, TeamContext, Trades as EngineTrades,
+};
+use tandem_engine::{Position, Role};
+
+use crate::bughouse::{BughouseContext, Seat, Trades};
+use crate::engine_api::{Clock, Limits, Score};
+use crate::parse::InputError;
+
+/// The model's switches as options: a master switch and one per term.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TeamOptions {
+    /// `Partner Model`: off switches every term off.
+    pub model: bool,
+    pub flow: bool,
+    pub forecast: bool,
+    pub sitting: bool,
+    pub messages: bool,
+}
+
+impl Default for TeamOptions {
+    fn default() -> TeamOptions {
+        TeamOptions { model: true, flow: true, forecast: true, sitting: true, messages: true }
+    }
+}
+
+/// The option names, as `uci` and CECP `feature option` show them.
+pub const TEAM_OPTIONS: [&str; 5] = ["Partner Model", "Team Flow", "Team Forecast", "Team Sitting", "Team Messages"];
+
+impl TeamOptions {
+    /// The engine's switches: all off without the master switch.
+    pub fn switches(&self) -> ModelSwitches {
+        if !self.model {
+            return ModelSwitches::OFF;
+        }
+        ModelSwitches { flow: self.flow, forecast: self.forecast, sitting: self.sitting, messages: self.messages }
+    }
+
+    fn slot(&mut self, name: &str) -> Option<&mut bool> {
+        match name.to_ascii_lowercase().as_str() {
+            "partner model" => Some(&mut self.model),
+            "team flow" => Some(&mut self.flow),
+            "team forecast" => Some(&mut self.forecast),
+            "team sitting" => Some(&mut self.sitting),
+            "team messages" => Some(&mut self.messages),
+            _ => None,
+        }
+    }
+
+    /// Whether `name` (any case) is one of the model's options.
+    pub fn is_option(name: &str) -> bool {
+        TeamOptions::default().slot(name).is_some()
+    }
+
+    /// Sets an option by name (any case). False if the name is not ours.
+    pub fn set(&mut self, name: &str, on: bool) -> bool {
+        match self.slot(name) {
+            Some(slot) => {
+                *slot = on;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Obey the partner's messages (`sit`, `need` …) and send ours.
+    pub fn messages_on(&self) -> bool {
+        self.switches().messages
+    }
+
+    pub fn sitting_on(&self) -> bool {
+        self.switches().sitting
+    }
+}
+
+/// A check option's value: `true`/`false` (UCI), `1`/`0` (CECP), `on`/`off`.
+pub fn parse_switch(name: &str, value: &str) -> Result<bool, InputError> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" | "1" | "on" => Ok(true),
+        "false" | "0" | "off" => Ok(false),
+        _ => Err(InputError::new(format!(
+            "option '{name}' expects true or false, not '{}'",
+            crate::output::echo(value)
+        ))),
+    }
+}
+
+fn role_bits(roles: &[Role]) -> u8 {
+    roles.iter().fold(0, |bits, &role| bits | 1 << role as u8)
+}
+
+/// The team situation for a search of `root` on our board.
+///
+/// We play the side to move of `root` (the engine's convention); our partner
+/// plays the other colour on the other board. `clock` is our board's clock as
+/// the search got it (only this `go`'s clocks count for our board: a stale one
+/// must never make us sit); the partner board's clocks are the latest known
+/// (`go … pwtime pbtime`, `ptell time/otim`). The partner's requests reach the
+/// engine only while `Team Messages` is on.
+pub fn team_context(context: &BughouseContext, root: &Position, clock: Option<&Clock>, options: &TeamOptions) -> TeamContext {
+    let switches = options.switches();
+    let us = root.turn();
+    let other_board = context.seat.board.other();
+    let partner_board = context
+        .partner_board
+        .as_ref()
+        .map(|board| board.position().clone())
+        .filter(|board| board.rules().is_two_board());
+    let clocks = TeamClocks {
+        ours: clock.and_then(|c| c.time(us)),
+        opponent: clock.and_then(|c| c.time(us.other())),
+        partner: context.clocks.time(Seat { board: other_board, color: us.other() }),
+        partner_opponent: context.clocks.time(Seat { board: other_board, color: us }),
+    };
+    let requests = if switches.messages {
+        let asked = &context.requests;
+        EngineRequests {
+            need: role_bits(&asked.need),
+            dont_give: role_bits(&asked.dont_give),
+            sit: asked.sitting,
+            trades: asked.trades.map(|t| match t {
+                Trades::Good => EngineTrades::Good,
+                Trades::Bad => EngineTrades::Bad,
+            }),
+        }
+    } else {
+        EngineRequests::default()
+    };
+    TeamContext { partner_board, clocks, requests, switches }
+}
+
+fn letters(bits: u8) -> String {
+    let roles: Vec<String> = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+        .into_iter()
+        .filter(|&r| bits & (1 << r as u8) != 0)
+        .map(|r| r.upper_char().to_string())
+        .collect();
+    if roles.is_empty() {
+        "-".to_string()
+    } else {
+        roles.join("")
+    }
+}
+
+/// One line about the context the engine gets (`d`, and `debug on` at `go`).
+pub fn describe(team: &TeamContext) -> String {
+    let ms = |t: Option<Duration>| t.map_or("-".to_string(), |t| t.as_millis().to_string());
+    let s = team.switches;
+    let on: Vec<&str> = [(s.flow, "flow"), (s.forecast, "forecast"), (s.sitting, "sitting"), (s.messages, "messages")]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
+    let r = &team.requests;
+    let trades = match r.trades {
+        Some(EngineTrades::Good) => "good",
+        Some(EngineTrades::Bad) => "bad",
+        None => "-",
+    };
+    format!(
+        "team partner_board {} clocks ours {} opponent {} partner {} partner_opponent {} need {} dontgive {} sit {} trades {} terms {}",
+        team.partner_board.as_ref().map_or("-".to_string(), |p| p.to_string().replace(' ', "_")),
+        ms(team.clocks.ours),
+        ms(team.clocks.opponent),
+        ms(team.clocks.partner),
+        ms(team.clocks.partner_opponent),
+        letters(r.need),
+        letters(r.dont_give),
+        r.sit,
+        trades,
+        if on.is_empty() { "none".to_string() } else { on.join(",") },
+    )
+}
+
+// ---- the cost of advice ---------------------------------------------------------
+
+/// "What if this piece were in a hand" probes per advice: five roles, for us and for them.
+const PROBES: u64 = 10;
+const MIN_PROBE_NODES: u64 = 1_000;
+const MAX_PROBE_NODES: u64 = 20_000;
+/// Probe size when the search has no time limit (depth, nodes, mate).
+const UNTIMED_PROBE_NODES: u64 = 4_000;
+/// Below this on our clock, no advice: the move goes out at once.
+pub const LOW_CLOCK: Duration = Duration::from_secs(2);
+/// Moves we plan for when estimating a move's time (as the time manager does).
+const EXPECTED_MOVES_LEFT: u32 = 25;
+/// Assumed speed when the search was too short to measure it.
+const DEFAULT_NPS: f64 = 200_000.0;
+
+/// How much the advice after a search may cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProbeBudget {
+    /// Nodes per probe.
+    pub nodes: u64,
+    /// Wall time after which the probes are stopped and the advice dropped
+    /// (twice the planned tenth of the move; `None` without a time limit).
+    pub time_cap: Option<Duration>,
+}
+
+/// The probes' budget after a search that took `elapsed` for `nodes`, with
+/// `left` of our time remaining: all probes together take about a tenth of
+/// the move's time. `None`: skip the advice (our clock is very low, or a tenth
+/// of the move's time would not buy a useful probe).
+pub fn probe_nodes(limits: &Limits, us: tandem_engine::Color, left: Option<Duration>, nodes: u64, elapsed: Duration) -> Option<ProbeBudget> {
+    if left.is_some_and(|t| t < LOW_CLOCK) {
+        return None;
+    }
+    let move_time = match (limits.movetime, left) {
+        (Some(movetime), _) => movetime,
+        (None, Some(left)) => {
+            let increment = limits.clock.map(|c| c.increment(us)).unwrap_or_default();
+            left / EXPECTED_MOVES_LEFT + increment
+        }
+        (None, None) => return Some(ProbeBudget { nodes: UNTIMED_PROBE_NODES, time_cap: None }),
+    };
+    let nps = if elapsed >= Duration::from_millis(20) && nodes > 0 {
+        nodes as f64 / elapsed.as_secs_f64()
+    } else {
+        DEFAULT_NPS
+    };
+    let budget = move_time / 10;
+    let per_probe = (nps * budget.as_secs_f64() / PROBES as f64) as u64;
+    (per_probe >= MIN_PROBE_NODES).then_some(ProbeBudget { nodes: per_probe.min(MAX_PROBE_NODES), time_cap: Some(budget * 2) })
+}
+
+/// A reported score in the engine's internal units (side to move).
+pub fn internal_score(score: Option<Score>) -> i32 {
+    match score {
+        Some(Score::Cp(cp)) => cp,
+        Some(Score::Mate(n)) if n > 0 => MATE - 2 * n + 1,
+        Some(Score::Mate(n)) => -MATE - 2 * n,
+        None => 0,
+    }
+}
+
+/// When our own wait for a piece must end: after our time lead over the
+/// opponent (less the engine's margin) is used up, and never later than
+/// `flag_release` (the protocol's margin before our flag). `None`: we are not
+/// ahead on the clock (or the clocks are unknown), so we do not wait.
+pub fn wait_release(clock: Option<&Clock>, us: tandem_engine::Color, now: Instant, flag_release: Option<Instant>) -> Option<Instant> {
+    let clock = clock?;
+    let clocks = TeamClocks { ours: clock.time(us), opponent: clock.time(us.other()), ..TeamClocks::default() };
+    let lead_ends = now + sit_allowance(&clocks)?;
+    Some(flag_release.map_or(lead_ends, |flag| flag.min(lead_ends)))
+}
+
+/// How long the partner's `sit` is obeyed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SitLimit {
+    /// Until `go`, or this margin before our flag (`None`: no clock, until told).
+    Flag(Option<Instant>),
+    /// Until `go`, or until our time lead is used up (`wait_release`).
+    Lead(Instant),
+    /// Not at all: we are not ahead on the clock.
+    Refused,
+}
+
+/// With `Team Sitting` on and both clocks of our board known, the partner's
+/// `sit` is obeyed while our time lead lasts (the engine's rule for sitting);
+/// otherwise until `go` or the flag margin.
+pub fn partner_sit_limit(
+    clock: Option<&Clock>,
+    us: tandem_engine::Color,
+    now: Instant,
+    flag_release: Option<Instant>,
+    sitting_term: bool,
+) -> SitLimit {
+    let known = clock.is_some_and(|c| c.time(us).is_some() && c.time(us.other()).is_some());
+    if !(sitting_term && known) {
+        return SitLimit::Flag(flag_release);
+    }
+    match wait_release(clock, us, now, flag_release) {
+        Some(at) => SitLimit::Lead(at),
+        None => SitLimit::Refused,
+    }
+}
+
+pub fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    }
+}
+
+// ---- what we tell the partner -----------------------------------------------------
+
+/// The messages we sent, so that each is said once: a message goes out only
+/// when it differs from the last one of its kind (`need`, `dontgive`,
+/// `trades`, `sit`/`go`, `dead`, `fast`).
+#[derive(Clone, Debug, Default)]
+pub struct Outbox {
+    last: Vec<(String, String)>,
+}
+
+fn kind(message: &str) -> &str {
+    match message.split_whitespace().next().unwrap_or("") {
+        "go" => "sit",
+        word => word,
+    }
+}
+
+impl Outbox {
+    /// `message` if it is new for its kind (and records it as sent).
+    pub fn fresh(&mut self, message: &str) -> Option<String> {
+        let k = kind(message).to_string();
+        match self.last.iter_mut().find(|(kind, _)| *kind == k) {
+            Some((_, last)) if last == message => None,
+            Some((_, last)) => {
+                *last = message.to_string();
+                Some(message.to_string())
+            }
+            None => {
+                self.last.push((k, message.to_string()));
+                Some(message.to_string())
+            }
+        }
+    }
+
+    /// Forgets the last message of a kind: the next one goes out again.
+    pub fn forget(&mut self, kind: &str) {
+        self.last.retain(|(k, _)| k != kind);
+    }
+
+    fn said(&self, message: &str) -> bool {
+        self.last.iter().any(|(k, m)| k == kind(message) && m == message)
+    }
+
+    /// A new game: everything may be said again.
+    pub fn reset(&mut self) {
+        self.last.clear();
+    }
+
+    /// What to send after the model's advice: its new messages; `go` when we
+    /// had said `sit` and no longer advise it. `dead` that is no longer
+    /// advised is forgotten, so that it is said again should it come back.
+    /// While the partner's `sit` stands we do not ask them to sit: if both
+    /// partners sat, neither would move until the clocks ran low.
+    pub fn after_advice(&mut self, advised: &[String], partner_sitting_us: bool) -> Vec<String> {
+        let advised: Vec<&String> = advised.iter().filter(|m| !(partner_sitting_us && *m == "sit")).collect();
+        let mut out: Vec<String> = advised.iter().filter_map(|m| self.fresh(m)).collect();
+        if self.said("sit") && !advised.iter().any(|m| *m == "sit") {
+            out.extend(self.fresh("go"));
+        }
+        if !advised.iter().any(|m| m.as_str() == "dead") {
+            self.forget("dead");
+        }
+        out
+    }
+
+    /// The partner asked us to sit: only one of us may sit, so a `sit` of
+    /// ours is withdrawn with `go` (both do so when the two cross).
+    pub fn partner_sits(&mut self) -> Option<String> {
+        if self.said("sit") {
+            self.fresh("go")
+        } else {
+            None
+        }
+    }
+
+    /// We wait for material (frozen, or sitting for a piece): `need` for the
+    /// pieces that help (when known), `dead` when frozen in check, and `fast`
+    /// once per wait.
+    pub fn waiting(&mut self, need: &[Role], in_check: bool) -> Vec<String> {
+        let mut out = Vec::new();
+        if !need.is_empty() {
+            let letters: Vec<String> = need.iter().map(|r| r.upper_char().to_string()).collect();
+            out.extend(self.fresh(&format!("need {}", letters.join(" "))));
+        }
+        if in_check {
+            out.extend(self.fresh("dead"));
+        }
+        out.extend(self.fresh("fast"));
+        out
+    }
+
+    /// We moved: the wait is over, a later one says `fast` again.
+    pub fn moved(&mut self) {
+        self.forget("fast");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board_state::BoardState;
+    use crate::bughouse::PartnerMessage;
+    use tandem_engine::{parse_fen, BoardId, Color, Rules};
+
+    fn position(fen: &str) -> Position {
+        parse_fen(fen, Rules::bughouse()).unwrap()
+    }
+
+    fn clock(white_ms: u64, black_ms: u64) -> Clock {
+        let mut time = [None; 2];
+        time[Color::White as usize] = Some(Duration::from_millis(white_ms));
+        time[Color::Black as usize] = Some(Duration::from_millis(black_ms));
+        Clock { time, ..Clock::default() }
+    }
+
+    #[test]
+    fn the_master_switch_turns_every_term_off() {
+        let mut options = TeamOptions::default();
+        assert_eq!(options.switches(), ModelSwitches::default());
+        assert!(options.set("team flow", false));
+        assert!(!options.switches().flow && options.switches().sitting);
+        assert!(options.set("PARTNER MODEL", false));
+        assert_eq!(options.switches(), ModelSwitches::OFF);
+        assert!(!options.set("Team Spirit", true));
+        assert!(TeamOptions::is_option("Team Messages"));
+        assert_eq!(parse_switch("x", "1"), Ok(true));
+        assert_eq!(parse_switch("x", "False"), Ok(false));
+        assert!(parse_switch("x", "maybe").is_err());
+    }
+
+    #[test]
+    fn clocks_map_to_seats_and_requests_follow_the_messages_switch() {
+        let mut context = BughouseContext {
+            seat: Seat { board: BoardId::A, color: Color::White },
+            partner_board: Some(BoardState::new(position("4k3/8/8/8/8/8/8/4K3[] w - - 0 1"))),
+            ..BughouseContext::default()
+        };
+        // Board B: White (the partner's opponent) 7 s, Black (our partner) 9 s.
+        context.clocks.set(BoardId::B, Color::White, Some(Duration::from_secs(7)), None);
+        context.clocks.set(BoardId::B, Color::Black, Some(Duration::from_secs(9)), None);
+        context.receive(PartnerMessage::Need(vec![Role::Knight, Role::Queen]));
+        context.receive(PartnerMessage::DontGive(vec![Role::Pawn]));
+        context.receive(PartnerMessage::Trades(Trades::Bad));
+        let root = position("4k3/8/8/8/8/8/8/4K3[] w - - 0 1");
+        let team = team_context(&context, &root, Some(&clock(5_000, 3_000)), &TeamOptions::default());
+        assert!(team.partner_board.is_some());
+        assert_eq!(team.clocks.ours, Some(Duration::from_secs(5)));
+        assert_eq!(team.clocks.opponent, Some(Duration::from_secs(3)));
+        assert_eq!(team.clocks.partner, Some(Duration::from_secs(9)));
+        assert_eq!(team.clocks.partner_opponent, Some(Duration::from_secs(7)));
+        assert!(team.requests.needs(Role::Knight) && team.requests.needs(Role::Queen) && !team.requests.needs(Role::Pawn));
+        assert!(team.requests.forbids(Role::Pawn));
+        assert_eq!(team.requests.trades, Some(EngineTrades::Bad));
+        let text = describe(&team);
+        assert!(text.contains("need NQ dontgive P sit false trades bad"), "{text}");
+        // With Black to move on our board, the colours swap.
+        let black = position("4k3/8/8/8/8/8/8/4K3[] b - - 0 1");
+        let team = team_context(&context, &black, Some(&clock(5_000, 3_000)), &TeamOptions::default());
+        assert_eq!(team.clocks.ours, Some(Duration::from_secs(3)));
+        assert_eq!(team.clocks.partner, Some(Duration::from_secs(7)));
+        let mut quiet = TeamOptions::default();
+        quiet.set("Team Messages", false);
+        let team = team_context(&context, &root, None, &quiet);
+        assert_eq!(team.requests, EngineRequests::default());
+        assert_eq!(team.clocks.ours, None);
+    }
+
+    #[test]
+    fn advice_costs_a_tenth_of_the_move_at_most() {
+        let limits = Limits::default();
+        let nodes = |left: Option<u64>, searched: u64| {
+            probe_nodes(&limits, Color::White, left.map(Duration::from_millis), searched, Duration::from_secs(1))
+                .map(|b| b.nodes)
+        };
+        let untimed = probe_nodes(&limits, Color::White, None, 0, Duration::ZERO);
+        assert_eq!(untimed, Some(ProbeBudget { nodes: UNTIMED_PROBE_NODES, time_cap: None }));
+        assert_eq!(nodes(Some(1_500), 1_000_000), None, "our clock is very low");
+        // 60 s left: a move of 2.4 s, a tenth of it at 1 M nodes/s is 24 000 nodes per probe, capped.
+        assert_eq!(nodes(Some(60_000), 1_000_000), Some(MAX_PROBE_NODES));
+        let budget = probe_nodes(&limits, Color::White, Some(Duration::from_secs(60)), 1, Duration::ZERO);
+        assert_eq!(budget.and_then(|b| b.time_cap), Some(Duration::from_millis(480)));
+        // 3 s left at 1 M nodes/s: 120 ms moves, 12 ms of probes, 1 200 nodes each.
+        assert_eq!(nodes(Some(3_000), 1_000_000), Some(1_200));
+        // At 100 k nodes/s that would be 120 nodes: not worth a probe.
+        assert_eq!(nodes(Some(3_000), 100_000), None);
+        let fast = Limits { movetime: Some(Duration::from_millis(10)), ..Limits::default() };
+        assert_eq!(probe_nodes(&fast, Color::White, None, 0, Duration::ZERO), None);
+    }
+
+    #[test]
+    fn waiting_needs_a_time_lead_and_never_passes_the_flag() {
+        let now = Instant::now();
+        let ahead = clock(30_000, 20_000);
+        assert_eq!(wait_release(Some(&ahead), Color::White, now, None), Some(now + Duration::from_secs(8)));
+        let flag = now + Duration::from_secs(3);
+        assert_eq!(wait_release(Some(&ahead), Color::White, now, Some(flag)), Some(flag));
+        assert_eq!(wait_release(Some(&ahead), Color::Black, now, None), None);
+        assert_eq!(wait_release(None, Color::White, now, None), None);
+        let limit = |c: Option<&Clock>, term| partner_sit_limit(c, Color::White, now, Some(flag), term);
+        assert_eq!(limit(Some(&ahead), true), SitLimit::Lead(flag));
+        assert_eq!(limit(Some(&clock(20_000, 30_000)), true), SitLimit::Refused);
+        assert_eq!(limit(Some(&clock(20_000, 30_000)), false), SitLimit::Flag(Some(flag)));
+        assert_eq!(limit(None, true), SitLimit::Flag(Some(flag)));
+    }
+
+    #[test]
+    fn each_message_is_said_once() {
+        let mut outbox = Outbox::default();
+        let words = |list: &[&str]| list.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+        let advised = words(&["need N", "trades good"]);
+        assert_eq!(outbox.after_advice(&advised, false), advised);
+        assert!(outbox.after_advice(&advised, false).is_empty());
+        assert_eq!(outbox.after_advice(&words(&["need N Q"]), false), vec!["need N Q"]);
+        assert_eq!(outbox.after_advice(&words(&["sit", "dead"]), false), vec!["sit", "dead"]);
+        assert!(outbox.after_advice(&words(&["sit", "dead"]), false).is_empty());
+        assert_eq!(outbox.after_advice(&[], false), vec!["go"]);
+        assert!(outbox.after_advice(&[], false).is_empty());
+        assert_eq!(outbox.after_advice(&words(&["dead"]), false), vec!["dead"], "dead again after it lapsed");
+        assert_eq!(outbox.waiting(&[Role::Knight], true), vec!["need N", "fast"], "dead was already said");
+        assert!(outbox.waiting(&[Role::Knight], true).is_empty());
+        outbox.moved();
+        assert_eq!(outbox.waiting(&[], false), vec!["fast"]);
+        outbox.reset();
+        assert_eq!(outbox.after_advice(&words(&["need N"]), false), vec!["need N"]);
+        // Only one partner sits: no `sit` while theirs stands, and ours is withdrawn when theirs comes.
+        assert!(outbox.after_advice(&words(&["sit"]), true).is_empty());
+        assert_eq!(outbox.after_advice(&words(&["sit"]), false), vec!["sit"]);
+        assert_eq!(outbox.partner_sits(), Some("go".to_string()));
+        assert_eq!(outbox.partner_sits(), None);
+    }
+
+    #[test]
+    fn scores_convert_to_internal_units() {
+        assert_eq!(internal_score(Some(Score::Cp(-42))), -42);
+        assert_eq!(internal_score(Some(Score::Mate(1))), MATE - 1);
+        assert_eq!(internal_score(Some(Score::Mate(-1))), -MATE + 2);
+        assert_eq!(internal_score(None), 0);
+    }
+}

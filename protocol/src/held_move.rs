@@ -51,6 +51,20 @@ pub struct HeldMove {
 }
 
 impl HeldMove {
+    /// Is the moment to stop sitting reached?
+    pub fn is_due(&self) -> bool {
+        self.release_at.is_some_and(|at| at <= Instant::now())
+    }
+
+    /// Why sitting ended at `release_at`, for the log line each front end prints.
+    pub fn release_note(&self) -> &'static str {
+        if self.lead_limited {
+            "sitting ends: our time lead is used up"
+        } else {
+            "sitting ends: our clock runs low"
+        }
+    }
+
     /// The request to search again from now, with the time left.
     pub fn request_for_restart(&self) -> SearchRequest {
         let mut request = self.request.clone();

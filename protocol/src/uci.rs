@@ -644,14 +644,9 @@ impl FrontEnd for UciFrontEnd {
     }
 
     fn on_deadline(&mut self) -> Flow {
-        let due = self.held.as_ref().and_then(|h| h.release_at).is_some_and(|at| at <= Instant::now());
-        if due {
+        if self.held.as_ref().is_some_and(HeldMove::is_due) {
             if let Some(held) = self.held.take() {
-                if held.lead_limited {
-                    self.info_string("sitting ends: our time lead is used up");
-                } else {
-                    self.info_string("sitting ends: our clock runs low");
-                }
+                self.info_string(held.release_note());
                 self.emit(&held.result);
             }
         }

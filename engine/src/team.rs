@@ -131,8 +131,12 @@ const DONT_GIVE_BONUS: i32 = 400;
 /// soon: by the side to move there, and by the other side after its next move.
 const CAPTURE_NOW_PERCENT: i32 = 60;
 const CAPTURE_LATER_PERCENT: i32 = 25;
-/// Time kept in hand when sitting: never wait into a lost time race.
+/// Time kept in hand when sitting: never wait into a lost time race. The
+/// margin is the larger of two seconds and a fifth of our time, and one wait
+/// never takes more than a quarter of our time.
 const SIT_MARGIN: Duration = Duration::from_millis(2_000);
+const SIT_MARGIN_FRACTION: u32 = 5;
+const SIT_MAX_FRACTION: u32 = 4;
 
 /// The model derived for one search.
 #[derive(Clone, Debug)]
@@ -273,13 +277,14 @@ fn best_capture(board: &Position) -> Option<Role> {
 }
 
 /// How long we may sit without losing our time lead: our time minus the
-/// opponent's, less a safety margin. `None` when clocks are unknown or we are
+/// opponent's, less a safety margin, and at most a quarter of our time. `None` when clocks are unknown or we are
 /// not ahead.
 pub fn sit_allowance(clocks: &TeamClocks) -> Option<Duration> {
     let ours = clocks.ours?;
     let theirs = clocks.opponent?;
-    let lead = ours.checked_sub(theirs)?.checked_sub(SIT_MARGIN)?;
-    (lead > Duration::ZERO).then_some(lead)
+    let margin = SIT_MARGIN.max(ours / SIT_MARGIN_FRACTION);
+    let lead = ours.checked_sub(theirs)?.checked_sub(margin)?;
+    (lead > Duration::ZERO).then_some(lead.min(ours / SIT_MAX_FRACTION))
 }
 
 #[cfg(test)]
@@ -325,7 +330,7 @@ mod tests {
     fn sitting_needs_a_time_lead() {
         let secs = |s| Some(Duration::from_secs(s));
         let ahead = TeamClocks { ours: secs(30), opponent: secs(20), ..Default::default() };
-        assert_eq!(sit_allowance(&ahead), Some(Duration::from_secs(8)));
+        assert_eq!(sit_allowance(&ahead), Some(Duration::from_secs(4)));
         let behind = TeamClocks { ours: secs(20), opponent: secs(30), ..Default::default() };
         assert_eq!(sit_allowance(&behind), None);
     }

@@ -118,7 +118,9 @@ impl UciFrontEnd {
 
     fn identify(&self) {
         let variants: String = VARIANTS.iter().map(|p| format!(" var {}", p.name())).collect();
-        let team_options = TEAM_OPTIONS.iter().map(|name| format!("option name {name} type check default true"));
+        let team_options = TEAM_OPTIONS
+            .iter()
+            .map(|name| format!("option name {name} type check default {}", TeamOptions::default_of(name)));
         for line in [
             format!("id name tandem {}", env!("CARGO_PKG_VERSION")),
             "id author the tandem developers".to_string(),

@@ -156,7 +156,8 @@ impl XboardFrontEnd {
             env!("CARGO_PKG_VERSION")
         ));
         for name in TEAM_OPTIONS {
-            self.out.line(&format!("feature option=\"{name} -check 1\""));
+            let on = u8::from(TeamOptions::default_of(name));
+            self.out.line(&format!("feature option=\"{name} -check {on}\""));
         }
         self.out.line("feature done=1");
     }

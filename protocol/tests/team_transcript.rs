@@ -40,6 +40,8 @@ fn bughouse() -> Tandem {
     t.read_until(|l| l == "uciok");
     say(&mut t, "setoption name UCI_Variant value bughouse");
     say(&mut t, "bughouse");
+    // Messages are off by default; these tests exercise them.
+    say(&mut t, "setoption name Team Messages value true");
     t
 }
 
@@ -58,8 +60,14 @@ fn options_are_listed_switched_and_checked() {
     let mut t = Tandem::start();
     t.send("uci");
     let lines = t.read_until(|l| l == "uciok");
-    for name in ["Partner Model", "Team Flow", "Team Forecast", "Team Sitting", "Team Messages"] {
-        let line = format!("option name {name} type check default true");
+    for (name, on) in [
+        ("Partner Model", true),
+        ("Team Flow", true),
+        ("Team Forecast", true),
+        ("Team Sitting", true),
+        ("Team Messages", false),
+    ] {
+        let line = format!("option name {name} type check default {on}");
         assert!(lines.contains(&line), "missing {line}: {lines:?}");
     }
     say(&mut t, "bughouse");
@@ -68,6 +76,8 @@ fn options_are_listed_switched_and_checked() {
         let team = shown.iter().find(|l| l.starts_with("info string team ")).cloned();
         team.unwrap_or_else(|| panic!("no team line in {shown:?}"))
     };
+    assert!(terms(&mut t).ends_with("terms flow,forecast,sitting"));
+    assert!(say(&mut t, "setoption name team messages value true").is_empty());
     assert!(terms(&mut t).ends_with("terms flow,forecast,sitting,messages"));
     assert!(say(&mut t, "setoption name team forecast value false").is_empty());
     assert!(terms(&mut t).ends_with("terms flow,sitting,messages"));
@@ -167,9 +177,9 @@ fn we_do_not_sit_when_behind_on_the_clock_or_with_sitting_off() {
 fn waiting_ends_with_the_time_lead_or_the_partners_go_or_stop() {
     let mut t = bughouse();
     knight_coming(&mut t);
-    // A lead of 2.6 s less the 2 s margin: we wait about half a second at most.
+    // A lead of 6.6 s less the margin (a fifth of our 30 s): we wait 0.6 s at most.
     let started = Instant::now();
-    t.send("go depth 4 wtime 40000 btime 37400");
+    t.send("go depth 4 wtime 30000 btime 23400");
     let lines = t.read_until(|l| l.starts_with("bestmove"));
     assert!(has(&lines, "info string sitting: waiting for a knight"), "{lines:?}");
     assert!(has(&lines, "info string sitting ends: our time lead is used up"), "{lines:?}");
@@ -227,10 +237,10 @@ fn the_partners_sit_is_obeyed_only_with_messages_on() {
     let mut t = bughouse();
     say(&mut t, "setoption name Team Messages value false");
     say(&mut t, "ptell sit");
-    let (_, lines) = search(&mut t, "go depth 2 wtime 60000 btime 50000");
+    let (_, lines) = search(&mut t, "go depth 2 wtime 60000 btime 30000");
     assert!(!has(&lines, "info string sitting"), "{lines:?}");
     say(&mut t, "setoption name Team Messages value true");
-    t.send("go depth 2 wtime 60000 btime 50000");
+    t.send("go depth 2 wtime 60000 btime 30000");
     t.expect_prefix("info string sitting: the move waits for the partner's 'go'");
     t.send("ptell go");
     t.expect_prefix("bestmove");
@@ -288,7 +298,10 @@ fn xboard_bughouse() -> Tandem {
     t.send("protover 2");
     let features = t.read_until(|l| l.contains("done=1"));
     assert!(features.contains(&"feature option=\"Team Sitting -check 1\"".to_string()), "{features:?}");
+    assert!(features.contains(&"feature option=\"Team Messages -check 0\"".to_string()), "{features:?}");
     t.send("variant bughouse");
+    // Messages are off by default; these tests exercise them.
+    t.send("option Team Messages=1");
     t
 }
 

@@ -446,6 +446,7 @@ fn reserve_update_mid_search_restarts_silently_with_one_bestmove() {
 #[test]
 fn sitting_holds_the_move_until_the_partner_says_go() {
     let mut t = bughouse();
+    say(&mut t, "setoption name Team Messages value true");
     say(&mut t, "ptell sit");
     t.send("go depth 2 wtime 60000 btime 30000");
     let lines = t.read_until(|l| l.contains("sitting"));
@@ -476,6 +477,7 @@ fn sitting_holds_the_move_until_the_partner_says_go() {
 #[test]
 fn frozen_player_asks_the_partner_for_material_and_waits() {
     let mut t = bughouse();
+    say(&mut t, "setoption name Team Messages value true");
     // In check along the back rank with no move: a dropped piece could block.
     say(&mut t, "position fen R6k/6pp/8/8/8/8/8/K7[] b - - 0 1");
     t.send("go depth 2");

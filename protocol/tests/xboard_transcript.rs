@@ -160,6 +160,7 @@ fn the_engine_claims_the_mate_it_gives() {
 #[test]
 fn bughouse_holding_partner_and_ptell() {
     let mut t = xboard("bughouse");
+    t.send("option Team Messages=1");
     say(&mut t, "setboard 4k3/8/8/8/8/8/8/4K3[] w - - 0 1");
     let greeting = say(&mut t, "partner alice");
     assert!(greeting[0].starts_with("tellics ptell Hello, I am tandem"), "{greeting:?}");
@@ -202,6 +203,7 @@ fn holding_mid_search_restarts_with_exactly_one_move() {
 #[test]
 fn a_frozen_engine_waits_for_material_then_moves() {
     let mut t = xboard("bughouse");
+    t.send("option Team Messages=1");
     say(&mut t, "partner bob");
     say(&mut t, "setboard R6k/6pp/8/8/8/8/8/K7[] b - - 0 1");
     say(&mut t, "sd 2");

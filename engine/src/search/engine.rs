@@ -211,6 +211,7 @@ impl Engine {
         };
         let mut need = Vec::new();
         let mut dont_give = Vec::new();
+        let mut pawn_sinks_us = false;
         let mut best_arrival: Option<(Role, i32)> = None;
         for role in HAND_ROLES {
             let mut ours = root.clone();
@@ -230,8 +231,12 @@ impl Engine {
                 let mut theirs = root.clone();
                 theirs.add_to_reserve(us.other(), role);
                 theirs.play_null();
-                if score + probe(&theirs) - hand_value(role) >= DONT_GIVE_LOSS {
+                let loss = score + probe(&theirs) - hand_value(role);
+                if loss >= DONT_GIVE_LOSS {
                     dont_give.push(role);
+                }
+                if role == Role::Pawn {
+                    pawn_sinks_us = loss >= SINKING_LOSS;
                 }
             }
         }
@@ -239,7 +244,7 @@ impl Engine {
             advice.sit = sit_decision(root, team, best_arrival);
         }
         if team.switches.messages {
-            advice.messages = partner_messages(score, &need, &dont_give);
+            advice.messages = partner_messages(score, &need, &dont_give, pawn_sinks_us);
         }
         advice
     }
@@ -363,11 +368,16 @@ fn proven_mate_done(score: i32, depth: i32) -> bool {
 }
 
 /// A piece in hand worth this much more (centipawns) than its own value is worth asking for.
-const NEED_GAIN: i32 = 300;
+const NEED_GAIN: i32 = 600;
 /// A piece in the opponent's hand costing this much beyond its value must not reach them.
-const DONT_GIVE_LOSS: i32 = 300;
-/// A likely arrival worth this much beyond its value is worth waiting for.
-const SIT_GAIN: i32 = 250;
+const DONT_GIVE_LOSS: i32 = 800;
+/// A likely arrival worth this much beyond its value is worth waiting for:
+/// only decisive pieces (waiting costs time on a clock that both boards share
+/// in effect, since the first board to end decides).
+const SIT_GAIN: i32 = 600;
+/// A pawn for the opponent costing this much beyond its value sinks us:
+/// then the partner is asked to sit rather than trade.
+const SINKING_LOSS: i32 = 800;
 /// Forecast probability (percent) from which an arrival is waited for.
 const SIT_LIKELIHOOD: i32 = 40;
 
@@ -417,7 +427,7 @@ fn letters(roles: &[Role]) -> String {
 }
 
 /// `need`, `dontgive`, `trades`, `dead` and `sit` from the probes.
-fn partner_messages(score: i32, need: &[Role], dont_give: &[Role]) -> Vec<String> {
+fn partner_messages(score: i32, need: &[Role], dont_give: &[Role], pawn_sinks_us: bool) -> Vec<String> {
     let mut messages = Vec::new();
     if score <= -MATE_BOUND {
         messages.push("dead".to_string());
@@ -435,7 +445,7 @@ fn partner_messages(score: i32, need: &[Role], dont_give: &[Role]) -> Vec<String
     }
     // A pawn is the piece that reaches the opponent most easily: if even a pawn
     // would sink us, the partner should not trade at all for now.
-    if dont_give.contains(&Role::Pawn) {
+    if pawn_sinks_us {
         messages.push("sit".to_string());
     }
     messages

@@ -177,6 +177,8 @@ class BughouseGame(unittest.TestCase):
             engine.send("setoption name UCI_Variant value bughouse")
         self.tandem.send("bughouse")
         self.tandem.wait_for("bughouseok")
+        # Partner messages are off by default; this game exercises `sit`/`go`.
+        self.tandem.send("setoption name Team Messages value true")
         self.tandem.send("seat A white")
 
     def fairy_move(self, board):

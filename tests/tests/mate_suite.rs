@@ -116,8 +116,9 @@ fn check(entry: &Entry, go: Go, cap: Duration) -> Result<String, String> {
             return Err(format!("{m} does not mate ({:?}): {summary}", after.status()));
         }
     } else {
-        // The defender, searched deep enough to see its mate in N - 1 (2N - 3 plies, and two to spare).
-        let limits = Limits { depth: Some(2 * n - 1), movetime: Some(cap), multipv: 1, ..Limits::default() };
+        // The defender, searched deep enough to see its mate in N - 1 (2N - 3 plies, and four to
+        // spare: pruning may hide the shortest mate at the exact depth).
+        let limits = Limits { depth: Some(2 * n + 1), movetime: Some(cap), multipv: 1, ..Limits::default() };
         let start = Instant::now();
         let d = Engine::new().search(&after, &[], &limits, &Control::new(), &mut |_| {});
         summary += &format!("; defender after {m}: {:?} at depth {} in {:.2} s", d.score, d.depth, start.elapsed().as_secs_f64());

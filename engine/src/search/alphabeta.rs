@@ -1,15 +1,21 @@
 //! One search thread: iterative deepening over a principal variation search.
 //!
 //! Each node: mate distance pruning, transposition-table cutoffs, reverse
-//! futility pruning, null move, then the moves in staged order with late move
-//! pruning and late move reductions for quiet moves and drops (never for
-//! captures, promotions, checks or check evasions), one ply of extension for
-//! checks, and PVS re-searches. Quiescence search looks at captures that do not
-//! lose material and at promotions; in check it looks at every evasion (drop
-//! blocks included). Checking drops are *not* searched in quiescence: in a
-//! position with a full hand they multiply the tree by the number of empty
-//! squares around the king, and the check extension of the main search already
-//! follows them.
+//! futility pruning, null move (reduced more the further the evaluation is
+//! above beta), internal iterative reduction when the node has no TT move,
+//! then the moves in staged order with late move pruning, futility and
+//! history pruning, and late move reductions for quiet moves and drops (never
+//! for captures, promotions, checks or check evasions), one ply of extension
+//! for checks that do not hang the checker, and PVS re-searches. Late quiet
+//! root moves are reduced too. The margins and move counts depend on whether
+//! the side to move is *improving* (its evaluation rose since its last move).
+//!
+//! Quiescence search looks at captures that do not lose material and at
+//! promotions; in check it looks at every evasion (drop blocks included). Its
+//! results go to the TT at depth 0. Checking drops are *not* searched in
+//! quiescence: in a position with a full hand they multiply the tree by the
+//! number of empty squares around the king, and the check extension of the
+//! main search already follows them.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -87,6 +93,8 @@ pub struct Searcher<'a> {
     root_color: shakmaty::Color,
     flow: Option<FlowValues>,
     expected: Expected,
+    /// Static evaluation by ply (`-INFINITY` when in check), for "improving".
+    evals: Vec<i32>,
 }
 
 /// Reductions for late moves, by depth and move number.
@@ -159,6 +167,7 @@ impl<'a> Searcher<'a> {
             root_color: root.turn(),
             flow: team.and_then(|t| t.flow),
             expected: team.map_or_else(Expected::default, |t| t.expected),
+            evals: vec![-INFINITY; MAX_PLY + 2],
         }
     }
 
@@ -230,18 +239,30 @@ impl<'a> Searcher<'a> {
         for rm in &mut self.root_moves[pv_index..] {
             rm.score = -INFINITY;
         }
+        self.evals[0] = if root.is_check() { -INFINITY } else { self.evaluate(&root, 0) };
         for i in pv_index..self.root_moves.len() {
             let m = self.root_moves[i].m;
             let balance = self.flow_delta(&root, m);
+            let quiet = is_quiet(&root, m);
+            let gives_check = root.gives_check(m);
+            let extension = i32::from(gives_check && see_ge(&root, m, 0));
             let mut child = root.clone();
             child.play(m);
             self.path.push(child.hash());
-            let gives_check = child.is_check();
-            let new_depth = depth - 1 + i32::from(gives_check);
+            let new_depth = depth - 1 + extension;
             let score = if i == pv_index {
                 -self.search(&child, new_depth, -beta, -alpha, 1, true, m, balance)
             } else {
-                let mut s = -self.search(&child, new_depth, -alpha - 1, -alpha, 1, false, m, balance);
+                // Late quiet root moves are reduced like inner PV moves.
+                let late = i - pv_index;
+                let mut r = 0;
+                if depth >= 3 && quiet && !gives_check && late >= 4 && !root.is_check() {
+                    r = (reduction(depth, late) - 1).clamp(0, new_depth - 1);
+                }
+                let mut s = -self.search(&child, new_depth - r, -alpha - 1, -alpha, 1, false, m, balance);
+                if r > 0 && s > alpha {
+                    s = -self.search(&child, new_depth, -alpha - 1, -alpha, 1, false, m, balance);
+                }
                 if s > alpha && s < beta {
                     s = -self.search(&child, new_depth, -beta, -alpha, 1, true, m, balance);
                 }
@@ -309,7 +330,7 @@ impl<'a> Searcher<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn search(&mut self, pos: &Position, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, is_pv: bool, previous: Move, balance: i32) -> i32 {
+    fn search(&mut self, pos: &Position, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, is_pv: bool, previous: Move, balance: i32) -> i32 {
         self.pv[ply].clear();
         if depth <= 0 {
             return self.quiescence(pos, alpha, beta, ply, balance);
@@ -351,15 +372,20 @@ impl<'a> Searcher<'a> {
 
         let in_check = pos.is_check();
         let static_eval = if in_check { -INFINITY } else { self.evaluate(pos, balance) };
+        self.evals[ply] = static_eval;
+        // Improving: our evaluation rose since our previous move, so cutoffs
+        // are likelier and pruning can be bolder.
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
 
         if !is_pv && !in_check {
             // Reverse futility: far above beta at low depth, trust the evaluation.
-            if depth <= 5 && static_eval - 120 * depth >= beta && beta.abs() < MATE_BOUND {
+            let margin = 120 * (depth - i32::from(improving));
+            if depth <= 5 && static_eval - margin >= beta && beta.abs() < MATE_BOUND {
                 return static_eval;
             }
             // Null move: give the opponent a free move; still above beta means a cutoff.
             if depth >= 3 && static_eval >= beta && previous != Move::NONE && has_material_to_move(pos) {
-                let r = 3 + depth / 4;
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 let mut child = pos.clone();
                 child.play_null();
                 self.path.push(child.hash());
@@ -372,6 +398,12 @@ impl<'a> Searcher<'a> {
                     return if score >= MATE_BOUND { beta } else { score };
                 }
             }
+        }
+
+        // Internal iterative reduction: without a TT move this node was never
+        // searched, so a full-depth search here is likely to be wasted.
+        if tt_move == Move::NONE && depth >= 4 {
+            depth -= 1;
         }
 
         let mut moves = std::mem::take(&mut self.buffers[ply]);
@@ -397,10 +429,15 @@ impl<'a> Searcher<'a> {
 
             // Late move pruning and futility pruning of quiet moves near the leaves.
             if !is_pv && !in_check && quiet && !gives_check && best_score > -MATE_BOUND {
-                if depth <= 4 && index >= 4 + (depth * depth * 3) as usize {
+                let late = (4 + 3 * depth * depth) / if improving { 1 } else { 2 };
+                if depth <= 4 && index >= late as usize {
                     continue;
                 }
                 if depth <= 3 && static_eval + 150 * depth <= alpha {
+                    continue;
+                }
+                // History pruning: quiet moves that keep failing here.
+                if depth <= 3 && index > 0 && self.heuristics.history(us, m) < -2000 * depth {
                     continue;
                 }
             }
@@ -426,6 +463,9 @@ impl<'a> Searcher<'a> {
                     r = reduction(depth, index);
                     if is_pv {
                         r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
                     }
                     let history = self.heuristics.history(us, m);
                     r -= history / 6000;
@@ -493,8 +533,23 @@ impl<'a> Searcher<'a> {
         if ply >= MAX_PLY - 1 {
             return self.evaluate(pos, balance);
         }
+        // Quiescence results are stored at depth 0, so any entry may cut here.
+        let key = pos.hash();
+        if let Some(entry) = self.shared.tt.probe(key) {
+            let score = score_from_tt(entry.score, ply);
+            let cutoff = match entry.bound {
+                TtBound::Exact => true,
+                TtBound::Lower => score >= beta,
+                TtBound::Upper => score <= alpha,
+            };
+            if cutoff {
+                return score;
+            }
+        }
+        let original_alpha = alpha;
         let in_check = pos.is_check();
         let mut best = -INFINITY;
+        let mut best_move = Move::NONE;
         if !in_check {
             let stand_pat = self.evaluate(pos, balance);
             if stand_pat >= beta {
@@ -530,6 +585,7 @@ impl<'a> Searcher<'a> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = m;
                     if score >= beta {
                         break;
                     }
@@ -537,6 +593,14 @@ impl<'a> Searcher<'a> {
             }
         }
         self.buffers[ply] = moves;
+        let bound = if best >= beta {
+            TtBound::Lower
+        } else if best > original_alpha {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        };
+        self.shared.tt.store(key, best_move, score_to_tt(best, ply), 0, bound);
         best
     }
 

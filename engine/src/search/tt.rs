@@ -114,11 +114,13 @@ impl TranspositionTable {
             let check = slot.check.load(Ordering::Relaxed);
             if check ^ data == key {
                 // Same position: keep the old move if the new search found none,
-                // and keep a deeper exact result from this search.
+                // and keep a much deeper result from this search (or from any
+                // search, against a quiescence store).
                 let old = decode(data);
                 if let Some(old) = old {
                     let same_search = (data >> 51) & 63 == generation;
-                    if same_search && bound != TtBound::Exact && old.depth > depth + 2 {
+                    let keep_deeper = same_search && bound != TtBound::Exact || depth == 0;
+                    if keep_deeper && old.depth > depth + 2 {
                         return;
                     }
                     let best = if best == Move::NONE { old.best } else { best };

@@ -199,27 +199,35 @@ fn waiting_ends_with_the_time_lead_or_the_partners_go_or_stop() {
 #[test]
 fn a_partners_piece_request_reaches_the_search() {
     let mut t = bughouse();
-    // Our pawn takes a bishop or a knight; the partner wants the bishop.
+    // Our pawn takes a bishop or a knight; the partner wants the bishop. Each
+    // capture is searched alone (`searchmoves`), so the request's effect on its
+    // score is measured whichever capture the search prefers.
     say(&mut t, "position fen 4k3/8/8/2b1n3/3P4/8/8/4K3[] w - - 0 1");
     say(&mut t, &format!("partner fen {KINGS_ONLY}"));
     // The hash is cleared before each search: a single thread is then deterministic.
-    let (_, plain) = search(&mut t, "go depth 5");
+    let mut scores = |t: &mut Tandem| {
+        let mut score_of = |capture: &str| {
+            say(t, "setoption name Clear Hash");
+            last_cp(&search(t, &format!("go depth 5 searchmoves {capture}")).1)
+        };
+        (score_of("d4c5"), score_of("d4e5"))
+    };
+    let (plain_bishop, plain_knight) = scores(&mut t);
     say(&mut t, "ptell need b");
     let shown = say(&mut t, "d");
     assert!(shown.iter().any(|l| l.contains(" need B dontgive - ")), "{shown:?}");
-    say(&mut t, "setoption name Clear Hash");
-    let (best, asked) = search(&mut t, "go depth 5");
-    assert_eq!(best, "d4c5", "{asked:?}");
-    assert!(last_cp(&asked) >= last_cp(&plain) + 100, "the request is worth a bonus: {plain:?} {asked:?}");
+    let (asked_bishop, asked_knight) = scores(&mut t);
+    assert!(
+        asked_bishop - asked_knight >= plain_bishop - plain_knight + 100,
+        "the request makes the bishop worth more: plain {plain_bishop}/{plain_knight}, asked {asked_bishop}/{asked_knight}"
+    );
     // `x` cancels it; with `Team Messages` off requests do not reach the engine.
     say(&mut t, "ptell x");
     assert!(say(&mut t, "d").iter().any(|l| l.contains(" need - dontgive - ")));
     say(&mut t, "ptell need b");
     say(&mut t, "setoption name Team Messages value false");
     assert!(say(&mut t, "d").iter().any(|l| l.contains(" need - dontgive - ")));
-    say(&mut t, "setoption name Clear Hash");
-    let (_, quiet) = search(&mut t, "go depth 5");
-    assert_eq!(last_cp(&quiet), last_cp(&plain), "{plain:?} {quiet:?}");
+    assert_eq!(scores(&mut t), (plain_bishop, plain_knight));
 
     // `dontgive n`: our knight must not be traded off (it would reach the partner's opponent).
     let mut t = bughouse();

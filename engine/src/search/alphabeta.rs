@@ -239,7 +239,8 @@ impl<'a> Searcher<'a> {
         for rm in &mut self.root_moves[pv_index..] {
             rm.score = -INFINITY;
         }
-        self.evals[0] = if root.is_check() { -INFINITY } else { self.evaluate(&root, 0) };
+        let root_in_check = root.is_check();
+        self.evals[0] = if root_in_check { -INFINITY } else { self.evaluate(&root, 0) };
         for i in pv_index..self.root_moves.len() {
             let m = self.root_moves[i].m;
             let balance = self.flow_delta(&root, m);
@@ -256,7 +257,7 @@ impl<'a> Searcher<'a> {
                 // Late quiet root moves are reduced like inner PV moves.
                 let late = i - pv_index;
                 let mut r = 0;
-                if depth >= 3 && quiet && !gives_check && late >= 4 && !root.is_check() {
+                if depth >= 3 && quiet && !gives_check && late >= 4 && !root_in_check {
                     r = (reduction(depth, late) - 1).clamp(0, new_depth - 1);
                 }
                 let mut s = -self.search(&child, new_depth - r, -alpha - 1, -alpha, 1, false, m, balance);
@@ -358,15 +359,8 @@ impl<'a> Searcher<'a> {
         if let Some(entry) = tt_entry {
             tt_move = entry.best;
             let score = score_from_tt(entry.score, ply);
-            if !is_pv && entry.depth as i32 >= depth {
-                let cutoff = match entry.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => score >= beta,
-                    TtBound::Upper => score <= alpha,
-                };
-                if cutoff {
-                    return score;
-                }
+            if !is_pv && entry.depth as i32 >= depth && entry.bound.cuts(score, alpha, beta) {
+                return score;
             }
         }
 
@@ -514,13 +508,7 @@ impl<'a> Searcher<'a> {
             // Every move was pruned: fail low with the bound we had.
             return alpha;
         }
-        let bound = if best_score >= beta {
-            TtBound::Lower
-        } else if best_score > original_alpha {
-            TtBound::Exact
-        } else {
-            TtBound::Upper
-        };
+        let bound = TtBound::of(best_score, original_alpha, beta);
         self.shared.tt.store(key, best_move, score_to_tt(best_score, ply), depth as u32, bound);
         best_score
     }
@@ -537,12 +525,7 @@ impl<'a> Searcher<'a> {
         let key = pos.hash();
         if let Some(entry) = self.shared.tt.probe(key) {
             let score = score_from_tt(entry.score, ply);
-            let cutoff = match entry.bound {
-                TtBound::Exact => true,
-                TtBound::Lower => score >= beta,
-                TtBound::Upper => score <= alpha,
-            };
-            if cutoff {
+            if entry.bound.cuts(score, alpha, beta) {
                 return score;
             }
         }
@@ -593,14 +576,7 @@ impl<'a> Searcher<'a> {
             }
         }
         self.buffers[ply] = moves;
-        let bound = if best >= beta {
-            TtBound::Lower
-        } else if best > original_alpha {
-            TtBound::Exact
-        } else {
-            TtBound::Upper
-        };
-        self.shared.tt.store(key, best_move, score_to_tt(best, ply), 0, bound);
+        self.shared.tt.store(key, best_move, score_to_tt(best, ply), 0, TtBound::of(best, original_alpha, beta));
         best
     }
 

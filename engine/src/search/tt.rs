@@ -33,6 +33,28 @@ pub enum TtBound {
     Exact = 3,
 }
 
+impl TtBound {
+    /// The bound a search result gives, from the window it was searched with.
+    pub fn of(score: i32, alpha: i32, beta: i32) -> TtBound {
+        if score >= beta {
+            TtBound::Lower
+        } else if score > alpha {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        }
+    }
+
+    /// Does a stored `score` with this bound decide the window (alpha, beta)?
+    pub fn cuts(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            TtBound::Exact => true,
+            TtBound::Lower => score >= beta,
+            TtBound::Upper => score <= alpha,
+        }
+    }
+}
+
 /// A decoded entry.
 #[derive(Clone, Copy, Debug)]
 pub struct TtEntry {

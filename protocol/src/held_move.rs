@@ -51,6 +51,17 @@ pub struct HeldMove {
 }
 
 impl HeldMove {
+    /// Does a partner message release this move? `go` (or `x` of a `sit`,
+    /// leaving `sitting` false) releases a move held for the partner; `go`
+    /// also ends our own wait for a piece: the partner knows their board.
+    pub fn released_by_partner(&self, sitting: bool, go: bool) -> bool {
+        match self.reason {
+            HoldReason::Sitting => !sitting,
+            HoldReason::Waiting(_) => go,
+            HoldReason::UntilStopped | HoldReason::Frozen => false,
+        }
+    }
+
     /// Is the moment to stop sitting reached?
     pub fn is_due(&self) -> bool {
         self.release_at.is_some_and(|at| at <= Instant::now())

@@ -456,13 +456,7 @@ impl UciFrontEnd {
         }
         self.session.bughouse.receive(message);
         let sitting = self.session.bughouse.requests.sitting;
-        // `go` (or `x` of a `sit`) releases a move held for the partner; `go`
-        // also ends our own wait for a piece: the partner knows their board.
-        let released = self.held.take_if(|h| match h.reason {
-            HoldReason::Sitting => !sitting,
-            HoldReason::Waiting(_) => go,
-            HoldReason::UntilStopped | HoldReason::Frozen => false,
-        });
+        let released = self.held.take_if(|h| h.released_by_partner(sitting, go));
         if let Some(held) = released {
             self.emit(&held.result);
         }

@@ -406,11 +406,7 @@ impl XboardFrontEnd {
         }
         self.tell(withdrawn.into_iter().collect());
         let sitting = self.session.bughouse.requests.sitting;
-        let released = self.held.take_if(|h| match h.reason {
-            HoldReason::Sitting => !sitting,
-            HoldReason::Waiting(_) => go,
-            HoldReason::UntilStopped | HoldReason::Frozen => false,
-        });
+        let released = self.held.take_if(|h| h.released_by_partner(sitting, go));
         if let Some(held) = released {
             self.play_result(&held.result, &held.request.root);
         }

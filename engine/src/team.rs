@@ -28,7 +28,7 @@ use shakmaty::{Color, Role};
 
 use crate::position::Position;
 use crate::reserve::HAND_ROLES;
-use crate::search::eval::{params, white_score, Expected};
+use crate::search::eval::{hand_value, white_score, Expected};
 use crate::search::see::see_ge;
 use crate::status::Status;
 
@@ -273,7 +273,7 @@ fn best_capture(board: &Position) -> Option<Role> {
             let promoted = board.promoted().contains(sq);
             board.role_at(sq).map(|r| if promoted { Role::Pawn } else { r })
         })
-        .max_by_key(|&r| params::HAND[r as usize - 1])
+        .max_by_key(|&r| hand_value(r))
 }
 
 /// How long we may sit without losing our time lead: our time minus the

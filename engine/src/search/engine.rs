@@ -19,6 +19,7 @@ use crate::moves::Move;
 use crate::position::Position;
 
 use super::alphabeta::{Searcher, Shared, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use super::eval::hand_value;
 use super::limits::{Bound, Control, Info, Limits, SearchResult};
 use super::ordering::{order_moves, Heuristics, ScoredMove};
 use super::timeman::TimeManager;
@@ -395,10 +396,6 @@ pub struct Sit {
     /// The piece we wait for (`None`: the partner asked us to sit).
     pub waiting_for: Option<Role>,
     pub up_to: Duration,
-}
-
-fn hand_value(role: Role) -> i32 {
-    super::eval::params::HAND[role as usize - 1]
 }
 
 fn score_to_internal(score: Score) -> i32 {

@@ -1,65 +1,239 @@
 //! Static evaluation for drop chess, in centipawns from the side to move.
 //!
-//! Terms (all tunable in [`params`]):
-//! - **Material on the board and in hand, valued separately.** A piece in hand
-//!   can appear anywhere next turn, so it is usually worth more than the same
-//!   piece on the board. A promoted piece is worth a little less than a real one:
-//!   captured, it goes over as a pawn.
-//! - **King safety against drops.** The danger to a king grows with enemy pieces
-//!   attacking its zone, with what the enemy holds in hand (each piece in hand
-//!   may land next to the king), with empty squares around the king where it
-//!   can land, and with missing shelter pawns. The danger units are squared,
-//!   because attacks in drop chess succeed by piling up.
-//! - **Piece-square terms**: centralised knights and bishops, advanced pawns, a
-//!   king at home behind its pawns.
+//! Terms (all weights in [`EvalParams`]):
+//! - **Material on the board and in hand, valued separately.** A promoted piece
+//!   is worth a little less than a real one: captured, it goes over as a pawn.
+//! - **King safety against drops.** Danger units grow with enemy pieces
+//!   attacking the king zone and the zone squares they attack, with what the
+//!   enemy holds in hand (each piece may land next to the king), with empty
+//!   squares around the king where it can land, with each role in the enemy
+//!   hand that has a safe checking drop (an empty square our pieces do not
+//!   cover), and with missing shelter pawns; zone squares our own pieces cover
+//!   take units off. The units are squared (capped), because attacks in drop
+//!   chess succeed by piling up.
+//! - **Piece-square terms**: centralised knights and bishops, advanced pawns,
+//!   the king's rank and file while drops are possible.
 //! - **Mobility**: squares attacked by each piece.
 //! - **Pawn structure**: passed pawns by rank, doubled and isolated pawns.
 //! - **Tempo**: the initiative is worth more than in chess, where a move is a threat.
 //!
-//! In chess (no drops) the hand terms vanish and king danger counts only the
-//! pieces on the board.
+//! Drop chess plays weights fitted to Fairy-Stockfish's scores of crazyhouse
+//! positions (`tune/`): the fit values material at about a third of chess
+//! values and king danger and tempo far higher, which won decisively in
+//! self-play against the hand-set weights. Chess without drops keeps the
+//! hand-set weights, where the hand terms vanish and king danger counts only
+//! the pieces on the board.
 
 use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use shakmaty::{Bitboard, Color, File, Role, Square};
 
 use crate::position::Position;
+use crate::rules::Rules;
 
-/// Every weight of the evaluation, in one place.
-pub mod params {
+/// Every weight of the evaluation, in one place. [`EvalParams::DROP_CHESS`]
+/// (fitted by the tuner in `tune/`) is played wherever drops are allowed,
+/// [`EvalParams::CHESS`] (set by hand) on boards without drops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalParams {
     /// Piece values on the board: pawn, knight, bishop, rook, queen, king.
-    pub const BOARD: [i32; 6] = [100, 310, 330, 470, 900, 0];
+    pub board: [i32; 6],
     /// Piece values in hand, for drop variants.
-    pub const HAND: [i32; 6] = [130, 340, 340, 480, 920, 0];
+    pub hand: [i32; 6],
     /// Discount of a promoted piece (it reverts to a pawn when captured).
-    pub const PROMOTED_DISCOUNT: i32 = 60;
+    pub promoted_discount: i32,
     /// Per attacked square (excluding own pieces), by role.
-    pub const MOBILITY: [i32; 6] = [0, 4, 4, 3, 2, 0];
+    pub mobility: [i32; 6],
     /// King danger units per enemy piece attacking the king zone, by role.
-    pub const ZONE_ATTACKER_UNITS: [i32; 6] = [1, 2, 2, 3, 5, 0];
+    pub zone_attacker_units: [i32; 6],
     /// King danger units per enemy piece in hand, by role.
-    pub const HAND_UNITS: [i32; 6] = [1, 3, 2, 3, 6, 0];
+    pub hand_units: [i32; 6],
     /// Danger units per empty square next to the king while the enemy holds pieces.
-    pub const EMPTY_NEIGHBOUR_UNITS: i32 = 1;
+    pub empty_neighbour_units: i32,
     /// Danger units per missing pawn of the king's shelter.
-    pub const MISSING_SHELTER_UNITS: i32 = 2;
-    /// penalty = units² × KING_DANGER_SCALE / 16, capped.
-    pub const KING_DANGER_SCALE: i32 = 5;
-    pub const KING_DANGER_CAP: i32 = 1500;
+    pub missing_shelter_units: i32,
+    /// Danger units per role the enemy holds that has a safe checking drop:
+    /// an empty square, not covered by our pieces, from which it would check.
+    pub safe_check_drop_units: [i32; 6],
+    /// Danger units per square of the king zone the enemy attacks.
+    pub zone_square_units: i32,
+    /// Units taken off per square of the king zone our own pieces cover.
+    pub zone_defended_units: i32,
+    /// penalty = units² × king_danger_scale / 256, capped.
+    pub king_danger_scale: i32,
+    pub king_danger_cap: i32,
     /// Passed pawn bonus by relative rank (index 0 = rank 1).
-    pub const PASSED: [i32; 8] = [0, 5, 10, 20, 35, 60, 100, 0];
-    pub const DOUBLED: i32 = 12;
-    pub const ISOLATED: i32 = 10;
-    /// Share (percent) of a hand value credited for a piece expected to arrive.
-    pub const FORECAST_PERCENT: i32 = 50;
+    pub passed: [i32; 8],
+    pub doubled: i32,
+    pub isolated: i32,
     /// Bonus for the side to move.
-    pub const TEMPO: i32 = 30;
+    pub tempo: i32,
     /// Centralisation per step towards the centre, for knights and bishops.
-    pub const CENTRE_KNIGHT: i32 = 8;
-    pub const CENTRE_BISHOP: i32 = 4;
+    pub centre_knight: i32,
+    pub centre_bishop: i32,
     /// Pawn advancement per rank beyond the second.
-    pub const PAWN_ADVANCE: i32 = 4;
+    pub pawn_advance: i32,
     /// A king off its first two ranks while drops are possible.
-    pub const KING_EXPOSED: i32 = 40;
+    pub king_exposed: i32,
+    /// Enemy pieces, by role, attacked by our pawns.
+    pub threat_by_pawn: [i32; 6],
+    /// Enemy pieces, by role, that we attack and they do not defend.
+    pub hanging: [i32; 6],
+    /// King placement while drops are possible, by rank counted from its own
+    /// side (the fourth rank and beyond share the last entry: kings rarely get
+    /// there, too rarely to fit a weight each) and by file counted from the
+    /// nearer edge (a/h = 0).
+    pub king_rank: [i32; 4],
+    pub king_file: [i32; 4],
+}
+
+impl EvalParams {
+    /// Fitted to Fairy-Stockfish's judgement of crazyhouse positions
+    /// (`tune/README.md`). Material counts far less than in chess and the
+    /// attack on the king far more.
+    pub const DROP_CHESS: EvalParams = EvalParams {
+        board: [100, 310, 330, 470, 900, 0],
+        hand: [130, 340, 340, 480, 920, 0],
+        promoted_discount: 60,
+        mobility: [0, 4, 4, 3, 2, 0],
+        zone_attacker_units: [1, 2, 2, 3, 5, 0],
+        hand_units: [1, 3, 2, 3, 6, 0],
+        empty_neighbour_units: 1,
+        missing_shelter_units: 2,
+        safe_check_drop_units: [0; 6],
+        zone_square_units: 0,
+        zone_defended_units: 0,
+        king_danger_scale: 80,
+        king_danger_cap: 1500,
+        passed: [0, 5, 10, 20, 35, 60, 100, 0],
+        doubled: 12,
+        isolated: 10,
+        tempo: 30,
+        centre_knight: 8,
+        centre_bishop: 4,
+        pawn_advance: 4,
+        king_exposed: 40,
+        king_rank: [0; 4],
+        king_file: [0; 4],
+        threat_by_pawn: [0; 6],
+        hanging: [0; 6],
+    };
+
+    /// Weights for chess without drops, set by hand before any tuning (the
+    /// drop-chess fit would undervalue material in chess).
+    pub const CHESS: EvalParams = EvalParams {
+        board: [100, 310, 330, 470, 900, 0],
+        hand: [130, 340, 340, 480, 920, 0],
+        promoted_discount: 60,
+        mobility: [0, 4, 4, 3, 2, 0],
+        zone_attacker_units: [1, 2, 2, 3, 5, 0],
+        hand_units: [1, 3, 2, 3, 6, 0],
+        empty_neighbour_units: 1,
+        missing_shelter_units: 2,
+        safe_check_drop_units: [0; 6],
+        zone_square_units: 0,
+        zone_defended_units: 0,
+        king_danger_scale: 80,
+        king_danger_cap: 1500,
+        passed: [0, 5, 10, 20, 35, 60, 100, 0],
+        doubled: 12,
+        isolated: 10,
+        tempo: 30,
+        centre_knight: 8,
+        centre_bishop: 4,
+        pawn_advance: 4,
+        king_exposed: 40,
+        king_rank: [0; 4],
+        king_file: [0; 4],
+        threat_by_pawn: [0; 6],
+        hanging: [0; 6],
+    };
+
+    /// The weights played under `rules`.
+    #[inline]
+    pub fn for_rules(rules: &Rules) -> &'static EvalParams {
+        if rules.has_drops() {
+            &EvalParams::DROP_CHESS
+        } else {
+            &EvalParams::CHESS
+        }
+    }
+
+    /// Every weight with its name, for the tuner. The pawn's board value
+    /// stays fixed as the unit, and slots that are never read (the king's,
+    /// pawn mobility, passed pawns on the first and last rank) are left out.
+    pub fn named_weights_mut(&mut self) -> Vec<(String, &mut i32)> {
+        fn table<'a>(out: &mut Vec<(String, &'a mut i32)>, name: &str, first: usize, slots: &'a mut [i32]) {
+            for (i, slot) in slots.iter_mut().enumerate() {
+                out.push((format!("{name}[{}]", first + i), slot));
+            }
+        }
+        let EvalParams {
+            board,
+            hand,
+            promoted_discount,
+            mobility,
+            zone_attacker_units,
+            hand_units,
+            empty_neighbour_units,
+            missing_shelter_units,
+            safe_check_drop_units,
+            zone_square_units,
+            zone_defended_units,
+            king_danger_scale,
+            king_danger_cap,
+            passed,
+            doubled,
+            isolated,
+            tempo,
+            centre_knight,
+            centre_bishop,
+            pawn_advance,
+            king_exposed,
+            king_rank,
+            king_file,
+            threat_by_pawn,
+            hanging,
+        } = self;
+        let mut out = Vec::new();
+        table(&mut out, "board", 1, &mut board[1..5]);
+        table(&mut out, "hand", 0, &mut hand[..5]);
+        table(&mut out, "mobility", 1, &mut mobility[1..5]);
+        table(&mut out, "zone_attacker_units", 0, &mut zone_attacker_units[..5]);
+        table(&mut out, "hand_units", 0, &mut hand_units[..5]);
+        table(&mut out, "safe_check_drop_units", 0, &mut safe_check_drop_units[..5]);
+        table(&mut out, "passed", 1, &mut passed[1..7]);
+        table(&mut out, "king_rank", 0, &mut king_rank[..]);
+        table(&mut out, "king_file", 0, &mut king_file[..]);
+        table(&mut out, "threat_by_pawn", 1, &mut threat_by_pawn[1..5]);
+        table(&mut out, "hanging", 0, &mut hanging[..5]);
+        let scalars = [
+            ("promoted_discount", promoted_discount),
+            ("empty_neighbour_units", empty_neighbour_units),
+            ("missing_shelter_units", missing_shelter_units),
+            ("king_danger_scale", king_danger_scale),
+            ("king_danger_cap", king_danger_cap),
+            ("doubled", doubled),
+            ("isolated", isolated),
+            ("tempo", tempo),
+            ("centre_knight", centre_knight),
+            ("centre_bishop", centre_bishop),
+            ("pawn_advance", pawn_advance),
+            ("king_exposed", king_exposed),
+            ("zone_square_units", zone_square_units),
+            ("zone_defended_units", zone_defended_units),
+        ];
+        out.extend(scalars.into_iter().map(|(name, slot)| (name.to_string(), slot)));
+        out
+    }
+}
+
+/// Share (percent) of a hand value credited for a piece expected to arrive.
+pub const FORECAST_PERCENT: i32 = 50;
+
+/// The value of a piece of `role` in hand.
+#[inline]
+pub fn hand_value(role: Role) -> i32 {
+    EvalParams::DROP_CHESS.hand[idx(role)]
 }
 
 #[inline]
@@ -97,39 +271,251 @@ pub fn evaluate(pos: &Position) -> i32 {
 
 /// The evaluation, counting `expected` arrivals as part of each hand.
 pub fn evaluate_with(pos: &Position, expected: &Expected) -> i32 {
-    let white = white_score(pos, expected);
+    evaluate_params(pos, expected, EvalParams::for_rules(pos.rules()))
+}
+
+/// The evaluation with the weights `p` (the tuner's entry point).
+pub fn evaluate_params(pos: &Position, expected: &Expected, p: &EvalParams) -> i32 {
+    let white = Evaluator::new(pos, expected, p).white_score();
     let relative = if pos.turn() == Color::White { white } else { -white };
-    relative + params::TEMPO
+    relative + p.tempo
 }
 
 /// The evaluation from White's point of view, without the tempo bonus.
 pub fn white_score(pos: &Position, expected: &Expected) -> i32 {
-    side_score(pos, Color::White, expected) - side_score(pos, Color::Black, expected)
+    Evaluator::new(pos, expected, EvalParams::for_rules(pos.rules())).white_score()
 }
 
-/// Material value of the pieces of `color` on the board and in hand.
-pub fn material(pos: &Position, color: Color) -> i32 {
-    let mut score = 0;
-    let ours = pos.by_color(color);
-    for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-        score += (pos.by_role(role) & ours).count() as i32 * params::BOARD[idx(role)];
-        score += i32::from(pos.reserve(color).count(role)) * params::HAND[idx(role)];
+/// Penalty for the danger to `color`'s king.
+pub fn king_danger(pos: &Position, color: Color) -> i32 {
+    Evaluator::new(pos, &Expected::default(), EvalParams::for_rules(pos.rules())).king_danger(color)
+}
+
+/// One evaluation: the position, the expected arrivals, the weights and the
+/// squares each colour's pieces other than the king attack.
+struct Evaluator<'a> {
+    pos: &'a Position,
+    expected: &'a Expected,
+    p: &'a EvalParams,
+    attacks: [Bitboard; 2],
+}
+
+const ROLES: [Role; 5] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+
+impl<'a> Evaluator<'a> {
+    fn new(pos: &'a Position, expected: &'a Expected, p: &'a EvalParams) -> Evaluator<'a> {
+        let occupied = pos.occupied();
+        let attacks = [attacked_by(pos, Color::Black, occupied), attacked_by(pos, Color::White, occupied)];
+        Evaluator { pos, expected, p, attacks }
     }
-    score - (pos.promoted() & ours).count() as i32 * params::PROMOTED_DISCOUNT
+
+    #[inline]
+    fn attacks_by(&self, color: Color) -> Bitboard {
+        self.attacks[color as usize]
+    }
+
+    fn white_score(&self) -> i32 {
+        self.side_score(Color::White) - self.side_score(Color::Black)
+    }
+
+    fn side_score(&self, color: Color) -> i32 {
+        self.material(color) + self.forecast(color) + self.placement_and_mobility(color) + self.pawn_structure(color)
+            + self.threats(color)
+            - self.king_danger(color)
+    }
+
+    /// Material value of the pieces of `color` on the board and in hand.
+    fn material(&self, color: Color) -> i32 {
+        let (pos, p) = (self.pos, self.p);
+        let ours = pos.by_color(color);
+        let mut score = 0;
+        for role in ROLES {
+            score += (pos.by_role(role) & ours).count() as i32 * p.board[idx(role)];
+            score += i32::from(pos.reserve(color).count(role)) * p.hand[idx(role)];
+        }
+        score - (pos.promoted() & ours).count() as i32 * p.promoted_discount
+    }
+
+    /// Pieces expected to arrive, at a share of their hand value.
+    fn forecast(&self, color: Color) -> i32 {
+        if !self.pos.rules().has_drops() {
+            return 0;
+        }
+        ROLES
+            .iter()
+            .map(|&role| self.expected.get(color, role) * self.p.hand[idx(role)] * FORECAST_PERCENT / 10_000)
+            .sum()
+    }
+
+    fn placement_and_mobility(&self, color: Color) -> i32 {
+        let (pos, p) = (self.pos, self.p);
+        let occupied = pos.occupied();
+        let ours = pos.by_color(color);
+        let mut score = 0;
+        for sq in pos.pieces(color, Role::Knight) {
+            score += centrality(sq) * p.centre_knight;
+            score += (knight_attacks(sq) & !ours).count() as i32 * p.mobility[idx(Role::Knight)];
+        }
+        for sq in pos.pieces(color, Role::Bishop) {
+            score += centrality(sq) * p.centre_bishop;
+            score += (bishop_attacks(sq, occupied) & !ours).count() as i32 * p.mobility[idx(Role::Bishop)];
+        }
+        for sq in pos.pieces(color, Role::Rook) {
+            score += (rook_attacks(sq, occupied) & !ours).count() as i32 * p.mobility[idx(Role::Rook)];
+        }
+        for sq in pos.pieces(color, Role::Queen) {
+            let attacks = bishop_attacks(sq, occupied) | rook_attacks(sq, occupied);
+            score += (attacks & !ours).count() as i32 * p.mobility[idx(Role::Queen)];
+        }
+        for sq in pos.pieces(color, Role::Pawn) {
+            score += relative_rank(color, sq).saturating_sub(1) as i32 * p.pawn_advance;
+        }
+        if pos.rules().has_drops() {
+            let king = pos.king(color);
+            let rank = relative_rank(color, king);
+            let file = king.file() as usize;
+            score += p.king_rank[(rank as usize).min(3)] + p.king_file[file.min(7 - file)];
+            if rank > 1 {
+                score -= p.king_exposed;
+            }
+        }
+        score
+    }
+
+    /// Enemy pieces our pawns attack, and enemy pieces we attack that are undefended.
+    fn threats(&self, color: Color) -> i32 {
+        let (pos, p) = (self.pos, self.p);
+        let them = color.other();
+        let pawn_attacks_ours = pos.pieces(color, Role::Pawn).into_iter().fold(Bitboard::EMPTY, |bb, sq| bb | pawn_attacks(color, sq));
+        let undefended = self.attacks_by(color) & !self.attacks_by(them) & !king_attacks(pos.king(them));
+        let mut score = 0;
+        for role in ROLES {
+            let targets = pos.pieces(them, role);
+            score += (targets & pawn_attacks_ours).count() as i32 * p.threat_by_pawn[idx(role)];
+            score += (targets & undefended).count() as i32 * p.hanging[idx(role)];
+        }
+        score
+    }
+
+    fn pawn_structure(&self, color: Color) -> i32 {
+        let ours = self.pos.pieces(color, Role::Pawn);
+        let theirs = self.pos.pieces(color.other(), Role::Pawn);
+        let mut score = 0;
+        for sq in ours {
+            let file = sq.file();
+            let file_bb = Bitboard::from_file(file);
+            let neighbours = adjacent_files(file);
+            if (ours & file_bb).more_than_one() {
+                score -= self.p.doubled / 2; // counted once per pawn of the pair
+            }
+            if (ours & neighbours).is_empty() {
+                score -= self.p.isolated;
+            }
+            let ahead = front_span(color, sq);
+            if (theirs & ahead & (file_bb | neighbours)).is_empty() {
+                score += self.p.passed[relative_rank(color, sq) as usize];
+            }
+        }
+        score
+    }
+
+    fn king_danger(&self, color: Color) -> i32 {
+        let units = self.king_danger_units(color);
+        (units * units * self.p.king_danger_scale / 256).min(self.p.king_danger_cap)
+    }
+
+    /// The raw danger units to `color`'s king (see the module documentation);
+    /// pieces expected to reach the enemy hand count in proportion.
+    fn king_danger_units(&self, color: Color) -> i32 {
+        let (pos, p) = (self.pos, self.p);
+        let them = color.other();
+        let king = pos.king(color);
+        let zone = king_attacks(king).with(king);
+        let occupied = pos.occupied();
+        let mut units = 0;
+        for role in ROLES {
+            for sq in pos.pieces(them, role) {
+                if attacks_of(them, role, sq, occupied).intersects(zone) {
+                    units += p.zone_attacker_units[idx(role)];
+                }
+            }
+        }
+        let (covered, their_attacks) = (self.attacks_by(color), self.attacks_by(them));
+        units += (their_attacks & zone).count() as i32 * p.zone_square_units;
+        units -= (covered & zone).count() as i32 * p.zone_defended_units;
+        if !pos.rules().has_drops() {
+            return units.max(0);
+        }
+        let hand = pos.reserve(them);
+        let mut hundredths = 0;
+        let mut held = [false; 5];
+        for role in ROLES {
+            let count = 100 * i32::from(hand.count(role)) + self.expected.get(them, role);
+            hundredths += count * p.hand_units[idx(role)];
+            held[idx(role)] = count >= 50;
+        }
+        let hand_units = hundredths / 100;
+        if hand_units > 0 {
+            let empty_near = (king_attacks(king) & !occupied).count() as i32;
+            units += hand_units + empty_near * p.empty_neighbour_units;
+            units += self.safe_check_drops(color, &held, covered, their_attacks);
+        }
+        (units + missing_shelter(pos, color) * p.missing_shelter_units).max(0)
+    }
+
+    /// Units for each role held by the enemy that could be dropped with check
+    /// on an empty square our pieces do not cover (a square next to the king
+    /// counts only when the enemy guards it, else the king takes).
+    /// `covered` and `guarded_by_them`: the squares each side's pieces other
+    /// than the king attack.
+    fn safe_check_drops(&self, color: Color, held: &[bool; 5], covered: Bitboard, guarded_by_them: Bitboard) -> i32 {
+        let (pos, p) = (self.pos, self.p);
+        if p.safe_check_drop_units[..5].iter().all(|&u| u == 0) {
+            return 0;
+        }
+        let king = pos.king(color);
+        let occupied = pos.occupied();
+        let king_takes = king_attacks(king) & !guarded_by_them;
+        let safe = !occupied & !covered & !king_takes;
+        let mut units = 0;
+        for role in ROLES {
+            if !held[idx(role)] {
+                continue;
+            }
+            let mut checks = attacks_of(color, role, king, occupied) & safe;
+            if role == Role::Pawn {
+                checks &= !(Bitboard::from_rank(shakmaty::Rank::First) | Bitboard::from_rank(shakmaty::Rank::Eighth));
+            }
+            if checks.any() {
+                units += p.safe_check_drop_units[idx(role)];
+            }
+        }
+        units
+    }
 }
 
-fn side_score(pos: &Position, color: Color, expected: &Expected) -> i32 {
-    let mut forecast = 0;
-    if pos.rules().has_drops() {
-        for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-            forecast += expected.get(color, role) * params::HAND[idx(role)] * params::FORECAST_PERCENT / 10_000;
+/// The squares a piece of `role` and `color` on `sq` attacks.
+#[inline]
+fn attacks_of(color: Color, role: Role, sq: Square, occupied: Bitboard) -> Bitboard {
+    match role {
+        Role::Pawn => pawn_attacks(color, sq),
+        Role::Knight => knight_attacks(sq),
+        Role::Bishop => bishop_attacks(sq, occupied),
+        Role::Rook => rook_attacks(sq, occupied),
+        Role::Queen => bishop_attacks(sq, occupied) | rook_attacks(sq, occupied),
+        Role::King => king_attacks(sq),
+    }
+}
+
+/// Every square a piece of `color` other than its king attacks.
+fn attacked_by(pos: &Position, color: Color, occupied: Bitboard) -> Bitboard {
+    let mut attacked = Bitboard::EMPTY;
+    for role in ROLES {
+        for sq in pos.pieces(color, role) {
+            attacked |= attacks_of(color, role, sq, occupied);
         }
     }
-    material(pos, color)
-        + forecast
-        + placement_and_mobility(pos, color)
-        + pawn_structure(pos, color)
-        - king_danger_with(pos, color, expected)
+    attacked
 }
 
 /// Distance-from-centre bonus: 0 on the rim, 3 in the centre.
@@ -142,34 +528,6 @@ fn centrality(sq: Square) -> i32 {
     df.min(dr)
 }
 
-fn placement_and_mobility(pos: &Position, color: Color) -> i32 {
-    let occupied = pos.occupied();
-    let ours = pos.by_color(color);
-    let mut score = 0;
-    for sq in pos.pieces(color, Role::Knight) {
-        score += centrality(sq) * params::CENTRE_KNIGHT;
-        score += (knight_attacks(sq) & !ours).count() as i32 * params::MOBILITY[idx(Role::Knight)];
-    }
-    for sq in pos.pieces(color, Role::Bishop) {
-        score += centrality(sq) * params::CENTRE_BISHOP;
-        score += (bishop_attacks(sq, occupied) & !ours).count() as i32 * params::MOBILITY[idx(Role::Bishop)];
-    }
-    for sq in pos.pieces(color, Role::Rook) {
-        score += (rook_attacks(sq, occupied) & !ours).count() as i32 * params::MOBILITY[idx(Role::Rook)];
-    }
-    for sq in pos.pieces(color, Role::Queen) {
-        let attacks = bishop_attacks(sq, occupied) | rook_attacks(sq, occupied);
-        score += (attacks & !ours).count() as i32 * params::MOBILITY[idx(Role::Queen)];
-    }
-    for sq in pos.pieces(color, Role::Pawn) {
-        score += relative_rank(color, sq).saturating_sub(1) as i32 * params::PAWN_ADVANCE;
-    }
-    if pos.rules().has_drops() && relative_rank(color, pos.king(color)) > 1 {
-        score -= params::KING_EXPOSED;
-    }
-    score
-}
-
 /// Rank counted from `color`'s side, 0 = its first rank.
 #[inline]
 fn relative_rank(color: Color, sq: Square) -> u32 {
@@ -177,28 +535,6 @@ fn relative_rank(color: Color, sq: Square) -> u32 {
         Color::White => sq.rank() as u32,
         Color::Black => 7 - sq.rank() as u32,
     }
-}
-
-fn pawn_structure(pos: &Position, color: Color) -> i32 {
-    let ours = pos.pieces(color, Role::Pawn);
-    let theirs = pos.pieces(color.other(), Role::Pawn);
-    let mut score = 0;
-    for sq in ours {
-        let file = sq.file();
-        let file_bb = Bitboard::from_file(file);
-        let neighbours = adjacent_files(file);
-        if (ours & file_bb).more_than_one() {
-            score -= params::DOUBLED / 2; // counted once per pawn of the pair
-        }
-        if (ours & neighbours).is_empty() {
-            score -= params::ISOLATED;
-        }
-        let ahead = front_span(color, sq);
-        if (theirs & ahead & (file_bb | neighbours)).is_empty() {
-            score += params::PASSED[relative_rank(color, sq) as usize];
-        }
-    }
-    score
 }
 
 fn adjacent_files(file: File) -> Bitboard {
@@ -222,55 +558,6 @@ fn front_span(color: Color, sq: Square) -> Bitboard {
     }
 }
 
-/// Penalty for the danger to `color`'s king.
-pub fn king_danger(pos: &Position, color: Color) -> i32 {
-    king_danger_with(pos, color, &Expected::default())
-}
-
-fn king_danger_with(pos: &Position, color: Color, expected: &Expected) -> i32 {
-    let units = king_danger_units(pos, color, expected);
-    (units * units * params::KING_DANGER_SCALE / 16).min(params::KING_DANGER_CAP)
-}
-
-/// The raw danger units to `color`'s king (see the module documentation);
-/// pieces expected to reach the enemy hand count in proportion.
-pub fn king_danger_units(pos: &Position, color: Color, expected: &Expected) -> i32 {
-    let them = color.other();
-    let king = pos.king(color);
-    let zone = king_attacks(king).with(king);
-    let occupied = pos.occupied();
-    let mut units = 0;
-    for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-        for sq in pos.pieces(them, role) {
-            let attacks = match role {
-                Role::Pawn => pawn_attacks(them, sq),
-                Role::Knight => knight_attacks(sq),
-                Role::Bishop => bishop_attacks(sq, occupied),
-                Role::Rook => rook_attacks(sq, occupied),
-                _ => bishop_attacks(sq, occupied) | rook_attacks(sq, occupied),
-            };
-            if attacks.intersects(zone) {
-                units += params::ZONE_ATTACKER_UNITS[idx(role)];
-            }
-        }
-    }
-    if pos.rules().has_drops() {
-        let hand = pos.reserve(them);
-        let mut hundredths = 0;
-        for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-            let count = 100 * i32::from(hand.count(role)) + expected.get(them, role);
-            hundredths += count * params::HAND_UNITS[idx(role)];
-        }
-        let hand_units = hundredths / 100;
-        if hand_units > 0 {
-            let empty_near = (king_attacks(king) & !occupied).count() as i32;
-            units += hand_units + empty_near * params::EMPTY_NEIGHBOUR_UNITS;
-        }
-        units += missing_shelter(pos, color) * params::MISSING_SHELTER_UNITS;
-    }
-    units
-}
-
 /// Shelter squares in front of the king (up to three) without an own pawn.
 fn missing_shelter(pos: &Position, color: Color) -> i32 {
     let king = pos.king(color);
@@ -289,7 +576,7 @@ mod tests {
     #[test]
     fn start_position_is_balanced_but_for_tempo() {
         let pos = Position::startpos(Rules::crazyhouse());
-        assert_eq!(evaluate(&pos), params::TEMPO);
+        assert_eq!(evaluate(&pos), EvalParams::DROP_CHESS.tempo);
     }
 
     #[test]
@@ -304,5 +591,33 @@ mod tests {
         let calm = parse_fen("6k1/5ppp/8/8/8/8/8/4K3[] w - - 0 1", Rules::crazyhouse()).unwrap();
         let danger = parse_fen("6k1/5ppp/8/8/8/8/8/4K3[qn] w - - 0 1", Rules::crazyhouse()).unwrap();
         assert!(king_danger(&danger, Color::White) > king_danger(&calm, Color::White));
+    }
+
+    #[test]
+    fn a_safe_checking_drop_adds_danger_and_a_covered_one_does_not() {
+        // Black holds a knight; f3 and d3 are knight checks on the king at e1.
+        // With a white pawn on e2 and g2 both squares are covered.
+        let open = parse_fen("4k3/8/8/8/8/8/8/4K3[n] w - - 0 1", Rules::crazyhouse()).unwrap();
+        let covered = parse_fen("4k3/8/8/8/8/8/2PPPPP1/4K3[n] w - - 0 1", Rules::crazyhouse()).unwrap();
+        let p = EvalParams::DROP_CHESS;
+        let none = Expected::default();
+        let units = |pos: &Position| {
+            let e = Evaluator::new(pos, &none, &p);
+            e.safe_check_drops(Color::White, &[false, true, false, false, false], e.attacks_by(Color::White), e.attacks_by(Color::Black))
+        };
+        assert_eq!(units(&open), p.safe_check_drop_units[1]);
+        assert_eq!(units(&covered), 0);
+    }
+
+    #[test]
+    fn chess_without_drops_keeps_chess_piece_values() {
+        // A knight for two pawns: good in chess, where material is what the
+        // hand-set weights say; drop chess plays the fitted weights.
+        let fen = "4k3/pp6/8/8/8/8/8/1N2K3[] w - - 0 1";
+        let chess = parse_fen(fen, Rules::chess()).unwrap();
+        assert!(evaluate(&chess) > 100, "{}", evaluate(&chess));
+        let crazyhouse = parse_fen(fen, Rules::crazyhouse()).unwrap();
+        let fitted = EvalParams::DROP_CHESS;
+        assert_eq!(evaluate(&crazyhouse), evaluate_params(&crazyhouse, &Expected::default(), &fitted));
     }
 }

@@ -1,0 +1,73 @@
+//! `tandem-tune POSITIONS`: fits the evaluation weights to labelled positions
+//! and prints them as the Rust value of `EvalParams::DROP_CHESS`.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use tandem_engine::search::eval::EvalParams;
+use tandem_engine::Rules;
+use tandem_tune::{fit_scale, local_search, mean_error, parse_samples};
+
+#[derive(Parser)]
+#[command(about = "Texel-style tuning of tandem's evaluation (see tune/README.md)")]
+struct Cli {
+    /// `FEN;score` lines, e.g. from tune/gen_positions.py (crazyhouse rules).
+    positions: std::path::PathBuf,
+    /// Passes of the local search over all weights.
+    #[arg(long, default_value_t = 30)]
+    passes: usize,
+    /// Every Nth position is held out to check the fit on unseen positions.
+    #[arg(long, default_value_t = 10)]
+    holdout_every: usize,
+    /// Write the best weights so far to this file after every pass (a Rust
+    /// value for `EvalParams::DROP_CHESS`), so a long run can be stopped at any time.
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let text = match std::fs::read_to_string(&cli.positions) {
+        Ok(text) => text,
+        Err(e) => return fail(&format!("cannot read {}: {e}", cli.positions.display())),
+    };
+    let samples = match parse_samples(&text, Rules::crazyhouse()) {
+        Ok(samples) if !samples.is_empty() => samples,
+        Ok(_) => return fail("no positions"),
+        Err(e) => return fail(&format!("{}: {e}", cli.positions.display())),
+    };
+    let every = cli.holdout_every.max(2);
+    let (holdout, training): (Vec<_>, Vec<_>) = samples.into_iter().enumerate().partition(|(i, _)| i % every == 0);
+    let holdout: Vec<_> = holdout.into_iter().map(|(_, s)| s).collect();
+    let training: Vec<_> = training.into_iter().map(|(_, s)| s).collect();
+
+    let start = EvalParams::DROP_CHESS;
+    let scale = fit_scale(&training, &start);
+    println!("{} training and {} held-out positions; scale {scale:.4}", training.len(), holdout.len());
+    println!("start: error {:.6}, held out {:.6}", mean_error(&training, &start, scale), mean_error(&holdout, &start, scale));
+    let tuned = local_search(&training, start, cli.passes, |pass, params| {
+        let held = mean_error(&holdout, params, pass.scale);
+        println!(
+            "pass {}: error {:.6}, held out {held:.6}, scale {:.4}, {} weights moved",
+            pass.number, pass.error, pass.scale, pass.changed
+        );
+        if let Some(path) = &cli.out {
+            if let Err(e) = std::fs::write(path, format!("{params:?}\n")) {
+                eprintln!("tandem-tune: cannot write {}: {e}", path.display());
+            }
+        }
+    });
+    let (mut before, mut after) = (start, tuned);
+    for ((name, old), (_, new)) in before.named_weights_mut().into_iter().zip(after.named_weights_mut()) {
+        if old != new {
+            println!("{name}: {old} -> {new}");
+        }
+    }
+    println!("{tuned:?}");
+    ExitCode::SUCCESS
+}
+
+fn fail(message: &str) -> ExitCode {
+    eprintln!("tandem-tune: {message}");
+    ExitCode::FAILURE
+}

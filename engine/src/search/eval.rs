@@ -4,13 +4,12 @@
 //! - **Material on the board and in hand, valued separately.** A promoted piece
 //!   is worth a little less than a real one: captured, it goes over as a pawn.
 //! - **King safety against drops.** Danger units grow with enemy pieces
-//!   attacking the king zone and the zone squares they attack, with what the
-//!   enemy holds in hand (each piece may land next to the king), with empty
-//!   squares around the king where it can land, with each role in the enemy
-//!   hand that has a safe checking drop (an empty square our pieces do not
-//!   cover), and with missing shelter pawns; zone squares our own pieces cover
-//!   take units off. The units are squared (capped), because attacks in drop
-//!   chess succeed by piling up.
+//!   attacking the king zone, with what the enemy holds in hand (each piece
+//!   may land next to the king), with empty squares around the king where it
+//!   can land, with each role in the enemy hand that has a safe checking drop
+//!   (an empty square our pieces do not cover), and with missing shelter
+//!   pawns. The units are squared (capped), because attacks in drop chess
+//!   succeed by piling up.
 //! - **Piece-square terms**: centralised knights and bishops, advanced pawns,
 //!   the king's rank and file while drops are possible.
 //! - **Mobility**: squares attacked by each piece.
@@ -54,10 +53,6 @@ pub struct EvalParams {
     /// Danger units per role the enemy holds that has a safe checking drop:
     /// an empty square, not covered by our pieces, from which it would check.
     pub safe_check_drop_units: [i32; 6],
-    /// Danger units per square of the king zone the enemy attacks.
-    pub zone_square_units: i32,
-    /// Units taken off per square of the king zone our own pieces cover.
-    pub zone_defended_units: i32,
     /// penalty = units² × king_danger_scale / 256, capped.
     pub king_danger_scale: i32,
     pub king_danger_cap: i32,
@@ -74,10 +69,6 @@ pub struct EvalParams {
     pub pawn_advance: i32,
     /// A king off its first two ranks while drops are possible.
     pub king_exposed: i32,
-    /// Enemy pieces, by role, attacked by our pawns.
-    pub threat_by_pawn: [i32; 6],
-    /// Enemy pieces, by role, that we attack and they do not defend.
-    pub hanging: [i32; 6],
     /// King placement while drops are possible, by rank counted from its own
     /// side (the fourth rank and beyond share the last entry: kings rarely get
     /// there, too rarely to fit a weight each) and by file counted from the
@@ -91,31 +82,27 @@ impl EvalParams {
     /// (`tune/README.md`). Material counts far less than in chess and the
     /// attack on the king far more.
     pub const DROP_CHESS: EvalParams = EvalParams {
-        board: [100, 310, 330, 470, 900, 0],
-        hand: [130, 340, 340, 480, 920, 0],
-        promoted_discount: 60,
-        mobility: [0, 4, 4, 3, 2, 0],
-        zone_attacker_units: [1, 2, 2, 3, 5, 0],
-        hand_units: [1, 3, 2, 3, 6, 0],
+        board: [100, 117, 123, 103, 288, 0],
+        hand: [45, 103, 109, 175, 274, 0],
+        promoted_discount: 29,
+        mobility: [0, 5, 20, 16, 10, 0],
+        zone_attacker_units: [7, 9, 6, 10, 3, 0],
+        hand_units: [1, 5, 3, 5, 1, 0],
         empty_neighbour_units: 1,
         missing_shelter_units: 2,
-        safe_check_drop_units: [0; 6],
-        zone_square_units: 0,
-        zone_defended_units: 0,
-        king_danger_scale: 80,
-        king_danger_cap: 1500,
-        passed: [0, 5, 10, 20, 35, 60, 100, 0],
-        doubled: 12,
-        isolated: 10,
-        tempo: 30,
-        centre_knight: 8,
-        centre_bishop: 4,
-        pawn_advance: 4,
-        king_exposed: 40,
-        king_rank: [0; 4],
-        king_file: [0; 4],
-        threat_by_pawn: [0; 6],
-        hanging: [0; 6],
+        safe_check_drop_units: [15, 15, 9, 14, 9, 0],
+        king_danger_scale: 83,
+        king_danger_cap: 506,
+        passed: [0, -20, -12, -20, -27, 46, -19, 0],
+        doubled: -15,
+        isolated: 23,
+        tempo: 140,
+        centre_knight: 42,
+        centre_bishop: 7,
+        pawn_advance: 5,
+        king_exposed: 171,
+        king_rank: [48, 1, 41, -53],
+        king_file: [110, 103, -58, -77],
     };
 
     /// Weights for chess without drops, set by hand before any tuning (the
@@ -130,8 +117,6 @@ impl EvalParams {
         empty_neighbour_units: 1,
         missing_shelter_units: 2,
         safe_check_drop_units: [0; 6],
-        zone_square_units: 0,
-        zone_defended_units: 0,
         king_danger_scale: 80,
         king_danger_cap: 1500,
         passed: [0, 5, 10, 20, 35, 60, 100, 0],
@@ -144,8 +129,6 @@ impl EvalParams {
         king_exposed: 40,
         king_rank: [0; 4],
         king_file: [0; 4],
-        threat_by_pawn: [0; 6],
-        hanging: [0; 6],
     };
 
     /// The weights played under `rules`.
@@ -177,8 +160,6 @@ impl EvalParams {
             empty_neighbour_units,
             missing_shelter_units,
             safe_check_drop_units,
-            zone_square_units,
-            zone_defended_units,
             king_danger_scale,
             king_danger_cap,
             passed,
@@ -191,8 +172,6 @@ impl EvalParams {
             king_exposed,
             king_rank,
             king_file,
-            threat_by_pawn,
-            hanging,
         } = self;
         let mut out = Vec::new();
         table(&mut out, "board", 1, &mut board[1..5]);
@@ -204,8 +183,6 @@ impl EvalParams {
         table(&mut out, "passed", 1, &mut passed[1..7]);
         table(&mut out, "king_rank", 0, &mut king_rank[..]);
         table(&mut out, "king_file", 0, &mut king_file[..]);
-        table(&mut out, "threat_by_pawn", 1, &mut threat_by_pawn[1..5]);
-        table(&mut out, "hanging", 0, &mut hanging[..5]);
         let scalars = [
             ("promoted_discount", promoted_discount),
             ("empty_neighbour_units", empty_neighbour_units),
@@ -219,8 +196,6 @@ impl EvalParams {
             ("centre_bishop", centre_bishop),
             ("pawn_advance", pawn_advance),
             ("king_exposed", king_exposed),
-            ("zone_square_units", zone_square_units),
-            ("zone_defended_units", zone_defended_units),
         ];
         out.extend(scalars.into_iter().map(|(name, slot)| (name.to_string(), slot)));
         out
@@ -292,7 +267,7 @@ pub fn king_danger(pos: &Position, color: Color) -> i32 {
 }
 
 /// One evaluation: the position, the expected arrivals, the weights and the
-/// squares each colour's pieces other than the king attack.
+/// squares each colour's pieces other than the king attack (drop chess only).
 struct Evaluator<'a> {
     pos: &'a Position,
     expected: &'a Expected,
@@ -304,8 +279,13 @@ const ROLES: [Role; 5] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Ro
 
 impl<'a> Evaluator<'a> {
     fn new(pos: &'a Position, expected: &'a Expected, p: &'a EvalParams) -> Evaluator<'a> {
-        let occupied = pos.occupied();
-        let attacks = [attacked_by(pos, Color::Black, occupied), attacked_by(pos, Color::White, occupied)];
+        // Only the drop terms read the attack maps: chess skips building them.
+        let attacks = if pos.rules().has_drops() {
+            let occupied = pos.occupied();
+            [attacked_by(pos, Color::Black, occupied), attacked_by(pos, Color::White, occupied)]
+        } else {
+            [Bitboard::EMPTY; 2]
+        };
         Evaluator { pos, expected, p, attacks }
     }
 
@@ -320,7 +300,6 @@ impl<'a> Evaluator<'a> {
 
     fn side_score(&self, color: Color) -> i32 {
         self.material(color) + self.forecast(color) + self.placement_and_mobility(color) + self.pawn_structure(color)
-            + self.threats(color)
             - self.king_danger(color)
     }
 
@@ -382,21 +361,6 @@ impl<'a> Evaluator<'a> {
         score
     }
 
-    /// Enemy pieces our pawns attack, and enemy pieces we attack that are undefended.
-    fn threats(&self, color: Color) -> i32 {
-        let (pos, p) = (self.pos, self.p);
-        let them = color.other();
-        let pawn_attacks_ours = pos.pieces(color, Role::Pawn).into_iter().fold(Bitboard::EMPTY, |bb, sq| bb | pawn_attacks(color, sq));
-        let undefended = self.attacks_by(color) & !self.attacks_by(them) & !king_attacks(pos.king(them));
-        let mut score = 0;
-        for role in ROLES {
-            let targets = pos.pieces(them, role);
-            score += (targets & pawn_attacks_ours).count() as i32 * p.threat_by_pawn[idx(role)];
-            score += (targets & undefended).count() as i32 * p.hanging[idx(role)];
-        }
-        score
-    }
-
     fn pawn_structure(&self, color: Color) -> i32 {
         let ours = self.pos.pieces(color, Role::Pawn);
         let theirs = self.pos.pieces(color.other(), Role::Pawn);
@@ -440,11 +404,8 @@ impl<'a> Evaluator<'a> {
                 }
             }
         }
-        let (covered, their_attacks) = (self.attacks_by(color), self.attacks_by(them));
-        units += (their_attacks & zone).count() as i32 * p.zone_square_units;
-        units -= (covered & zone).count() as i32 * p.zone_defended_units;
         if !pos.rules().has_drops() {
-            return units.max(0);
+            return units;
         }
         let hand = pos.reserve(them);
         let mut hundredths = 0;
@@ -458,25 +419,23 @@ impl<'a> Evaluator<'a> {
         if hand_units > 0 {
             let empty_near = (king_attacks(king) & !occupied).count() as i32;
             units += hand_units + empty_near * p.empty_neighbour_units;
-            units += self.safe_check_drops(color, &held, covered, their_attacks);
+            units += self.safe_check_drops(color, &held);
         }
-        (units + missing_shelter(pos, color) * p.missing_shelter_units).max(0)
+        units + missing_shelter(pos, color) * p.missing_shelter_units
     }
 
     /// Units for each role held by the enemy that could be dropped with check
     /// on an empty square our pieces do not cover (a square next to the king
     /// counts only when the enemy guards it, else the king takes).
-    /// `covered` and `guarded_by_them`: the squares each side's pieces other
-    /// than the king attack.
-    fn safe_check_drops(&self, color: Color, held: &[bool; 5], covered: Bitboard, guarded_by_them: Bitboard) -> i32 {
+    fn safe_check_drops(&self, color: Color, held: &[bool; 5]) -> i32 {
         let (pos, p) = (self.pos, self.p);
         if p.safe_check_drop_units[..5].iter().all(|&u| u == 0) {
             return 0;
         }
         let king = pos.king(color);
         let occupied = pos.occupied();
-        let king_takes = king_attacks(king) & !guarded_by_them;
-        let safe = !occupied & !covered & !king_takes;
+        let king_takes = king_attacks(king) & !self.attacks_by(color.other());
+        let safe = !occupied & !self.attacks_by(color) & !king_takes;
         let mut units = 0;
         for role in ROLES {
             if !held[idx(role)] {
@@ -603,7 +562,7 @@ mod tests {
         let none = Expected::default();
         let units = |pos: &Position| {
             let e = Evaluator::new(pos, &none, &p);
-            e.safe_check_drops(Color::White, &[false, true, false, false, false], e.attacks_by(Color::White), e.attacks_by(Color::Black))
+            e.safe_check_drops(Color::White, &[false, true, false, false, false])
         };
         assert_eq!(units(&open), p.safe_check_drop_units[1]);
         assert_eq!(units(&covered), 0);

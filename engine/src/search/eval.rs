@@ -23,10 +23,14 @@
 //! hand-set weights, where the hand terms vanish and king danger counts only
 //! the pieces on the board.
 
-use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
-use shakmaty::{Bitboard, Color, File, Role, Square};
+use std::cell::OnceCell;
 
+use shakmaty::attacks::{attacks, bishop_attacks, king_attacks, knight_attacks, rook_attacks};
+use shakmaty::{Bitboard, Color, File, Piece, Role, Square};
+
+use crate::movegen::pawn_drop_squares;
 use crate::position::Position;
+use crate::reserve::HAND_ROLES;
 use crate::rules::Rules;
 
 /// Every weight of the evaluation, in one place. [`EvalParams::DROP_CHESS`]
@@ -267,31 +271,27 @@ pub fn king_danger(pos: &Position, color: Color) -> i32 {
 }
 
 /// One evaluation: the position, the expected arrivals, the weights and the
-/// squares each colour's pieces other than the king attack (drop chess only).
+/// squares each colour's pieces other than the king attack, built on first
+/// use (only the safe-drop term needs them, and only when a hand holds pieces).
 struct Evaluator<'a> {
     pos: &'a Position,
     expected: &'a Expected,
     p: &'a EvalParams,
-    attacks: [Bitboard; 2],
+    attacks: OnceCell<[Bitboard; 2]>,
 }
-
-const ROLES: [Role; 5] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
 
 impl<'a> Evaluator<'a> {
     fn new(pos: &'a Position, expected: &'a Expected, p: &'a EvalParams) -> Evaluator<'a> {
-        // Only the drop terms read the attack maps: chess skips building them.
-        let attacks = if pos.rules().has_drops() {
-            let occupied = pos.occupied();
-            [attacked_by(pos, Color::Black, occupied), attacked_by(pos, Color::White, occupied)]
-        } else {
-            [Bitboard::EMPTY; 2]
-        };
-        Evaluator { pos, expected, p, attacks }
+        Evaluator { pos, expected, p, attacks: OnceCell::new() }
     }
 
     #[inline]
     fn attacks_by(&self, color: Color) -> Bitboard {
-        self.attacks[color as usize]
+        let maps = self.attacks.get_or_init(|| {
+            let occupied = self.pos.occupied();
+            [attacked_by(self.pos, Color::Black, occupied), attacked_by(self.pos, Color::White, occupied)]
+        });
+        maps[color as usize]
     }
 
     fn white_score(&self) -> i32 {
@@ -308,7 +308,7 @@ impl<'a> Evaluator<'a> {
         let (pos, p) = (self.pos, self.p);
         let ours = pos.by_color(color);
         let mut score = 0;
-        for role in ROLES {
+        for role in HAND_ROLES {
             score += (pos.by_role(role) & ours).count() as i32 * p.board[idx(role)];
             score += i32::from(pos.reserve(color).count(role)) * p.hand[idx(role)];
         }
@@ -320,7 +320,7 @@ impl<'a> Evaluator<'a> {
         if !self.pos.rules().has_drops() {
             return 0;
         }
-        ROLES
+        HAND_ROLES
             .iter()
             .map(|&role| self.expected.get(color, role) * self.p.hand[idx(role)] * FORECAST_PERCENT / 10_000)
             .sum()
@@ -397,9 +397,9 @@ impl<'a> Evaluator<'a> {
         let zone = king_attacks(king).with(king);
         let occupied = pos.occupied();
         let mut units = 0;
-        for role in ROLES {
+        for role in HAND_ROLES {
             for sq in pos.pieces(them, role) {
-                if attacks_of(them, role, sq, occupied).intersects(zone) {
+                if attacks(sq, Piece { color: them, role }, occupied).intersects(zone) {
                     units += p.zone_attacker_units[idx(role)];
                 }
             }
@@ -410,7 +410,7 @@ impl<'a> Evaluator<'a> {
         let hand = pos.reserve(them);
         let mut hundredths = 0;
         let mut held = [false; 5];
-        for role in ROLES {
+        for role in HAND_ROLES {
             let count = 100 * i32::from(hand.count(role)) + self.expected.get(them, role);
             hundredths += count * p.hand_units[idx(role)];
             held[idx(role)] = count >= 50;
@@ -437,13 +437,14 @@ impl<'a> Evaluator<'a> {
         let king_takes = king_attacks(king) & !self.attacks_by(color.other());
         let safe = !occupied & !self.attacks_by(color) & !king_takes;
         let mut units = 0;
-        for role in ROLES {
+        for role in HAND_ROLES {
             if !held[idx(role)] {
                 continue;
             }
-            let mut checks = attacks_of(color, role, king, occupied) & safe;
+            // Squares from which an enemy `role` would attack our king.
+            let mut checks = attacks(king, Piece { color, role }, occupied) & safe;
             if role == Role::Pawn {
-                checks &= !(Bitboard::from_rank(shakmaty::Rank::First) | Bitboard::from_rank(shakmaty::Rank::Eighth));
+                checks &= pawn_drop_squares(color.other(), pos.rules().pawn_drops);
             }
             if checks.any() {
                 units += p.safe_check_drop_units[idx(role)];
@@ -453,25 +454,12 @@ impl<'a> Evaluator<'a> {
     }
 }
 
-/// The squares a piece of `role` and `color` on `sq` attacks.
-#[inline]
-fn attacks_of(color: Color, role: Role, sq: Square, occupied: Bitboard) -> Bitboard {
-    match role {
-        Role::Pawn => pawn_attacks(color, sq),
-        Role::Knight => knight_attacks(sq),
-        Role::Bishop => bishop_attacks(sq, occupied),
-        Role::Rook => rook_attacks(sq, occupied),
-        Role::Queen => bishop_attacks(sq, occupied) | rook_attacks(sq, occupied),
-        Role::King => king_attacks(sq),
-    }
-}
-
 /// Every square a piece of `color` other than its king attacks.
 fn attacked_by(pos: &Position, color: Color, occupied: Bitboard) -> Bitboard {
     let mut attacked = Bitboard::EMPTY;
-    for role in ROLES {
+    for role in HAND_ROLES {
         for sq in pos.pieces(color, role) {
-            attacked |= attacks_of(color, role, sq, occupied);
+            attacked |= attacks(sq, Piece { color, role }, occupied);
         }
     }
     attacked

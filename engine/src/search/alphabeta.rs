@@ -28,7 +28,7 @@ use super::eval::{evaluate_with, Expected};
 use crate::moves::MoveKind;
 use crate::team::{FlowValues, TeamModel};
 use super::limits::{Bound, Control, Info, Score};
-use super::ordering::{is_quiet, order_moves, order_noisy, Heuristics, ScoredMove};
+use super::ordering::{is_quiet, order_moves, order_noisy, Heuristics, Lineage, ScoredMove};
 use super::see::see_ge;
 use super::timeman::TimeManager;
 use super::tt::{TranspositionTable, TtBound};
@@ -80,7 +80,8 @@ pub struct Searcher<'a> {
     /// Hashes of the game before the root and of the current search path.
     path: Vec<u64>,
     pub root_moves: Vec<RootMove>,
-    heuristics: Heuristics,
+    /// Move-ordering statistics, kept by the engine from one search to the next.
+    heuristics: &'a mut Heuristics,
     /// Reusable move buffers, one per ply.
     buffers: Vec<Vec<ScoredMove>>,
     /// Triangular principal variation table.
@@ -95,6 +96,8 @@ pub struct Searcher<'a> {
     expected: Expected,
     /// Static evaluation by ply (`-INFINITY` when in check), for "improving".
     evals: Vec<i32>,
+    /// The move that led to each ply (`Move::NONE` for the root and null moves).
+    played: Vec<Move>,
 }
 
 /// Reductions for late moves, by depth and move number.
@@ -145,7 +148,7 @@ pub fn to_uci_score(score: i32) -> Score {
 }
 
 impl<'a> Searcher<'a> {
-    pub fn new(shared: &'a Shared<'a>, id: usize, root: &Position, history: &[u64], root_moves: Vec<Move>, team: Option<&TeamModel>) -> Searcher<'a> {
+    pub fn new(shared: &'a Shared<'a>, id: usize, root: &Position, history: &[u64], root_moves: Vec<Move>, team: Option<&TeamModel>, heuristics: &'a mut Heuristics) -> Searcher<'a> {
         let mut path = history.to_vec();
         path.push(root.hash());
         Searcher {
@@ -157,7 +160,7 @@ impl<'a> Searcher<'a> {
                 .into_iter()
                 .map(|m| RootMove { m, score: -INFINITY, previous_score: -INFINITY, pv: vec![m], seldepth: 0 })
                 .collect(),
-            heuristics: Heuristics::new(MAX_PLY),
+            heuristics,
             buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
             pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             nodes: 0,
@@ -168,6 +171,7 @@ impl<'a> Searcher<'a> {
             flow: team.and_then(|t| t.flow),
             expected: team.map_or_else(Expected::default, |t| t.expected),
             evals: vec![-INFINITY; MAX_PLY + 2],
+            played: vec![Move::NONE; MAX_PLY + 2],
         }
     }
 
@@ -250,9 +254,10 @@ impl<'a> Searcher<'a> {
             let mut child = root.clone();
             child.play(m);
             self.path.push(child.hash());
+            self.played[1] = m;
             let new_depth = depth - 1 + extension;
             let score = if i == pv_index {
-                -self.search(&child, new_depth, -beta, -alpha, 1, true, m, balance)
+                -self.search(&child, new_depth, -beta, -alpha, 1, true, balance)
             } else {
                 // Late quiet root moves are reduced like inner PV moves.
                 let late = i - pv_index;
@@ -260,12 +265,12 @@ impl<'a> Searcher<'a> {
                 if depth >= 3 && quiet && !gives_check && late >= 4 && !root_in_check {
                     r = (reduction(depth, late) - 1).clamp(0, new_depth - 1);
                 }
-                let mut s = -self.search(&child, new_depth - r, -alpha - 1, -alpha, 1, false, m, balance);
+                let mut s = -self.search(&child, new_depth - r, -alpha - 1, -alpha, 1, false, balance);
                 if r > 0 && s > alpha {
-                    s = -self.search(&child, new_depth, -alpha - 1, -alpha, 1, false, m, balance);
+                    s = -self.search(&child, new_depth, -alpha - 1, -alpha, 1, false, balance);
                 }
                 if s > alpha && s < beta {
-                    s = -self.search(&child, new_depth, -beta, -alpha, 1, true, m, balance);
+                    s = -self.search(&child, new_depth, -beta, -alpha, 1, true, balance);
                 }
                 s
             };
@@ -331,7 +336,7 @@ impl<'a> Searcher<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn search(&mut self, pos: &Position, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, is_pv: bool, previous: Move, balance: i32) -> i32 {
+    fn search(&mut self, pos: &Position, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, is_pv: bool, balance: i32) -> i32 {
         self.pv[ply].clear();
         if depth <= 0 {
             return self.quiescence(pos, alpha, beta, ply, balance);
@@ -378,12 +383,13 @@ impl<'a> Searcher<'a> {
                 return static_eval;
             }
             // Null move: give the opponent a free move; still above beta means a cutoff.
-            if depth >= 3 && static_eval >= beta && previous != Move::NONE && has_material_to_move(pos) {
+            if depth >= 3 && static_eval >= beta && self.played[ply] != Move::NONE && has_material_to_move(pos) {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 let mut child = pos.clone();
                 child.play_null();
                 self.path.push(child.hash());
-                let score = -self.search(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false, Move::NONE, balance);
+                self.played[ply + 1] = Move::NONE;
+                let score = -self.search(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false, balance);
                 self.path.pop();
                 if self.aborted() {
                     return 0;
@@ -407,7 +413,8 @@ impl<'a> Searcher<'a> {
             self.buffers[ply] = moves;
             return self.terminal_score(pos, in_check, ply);
         }
-        order_moves(pos, &mut moves, tt_move, &self.heuristics, ply, previous);
+        let lineage = Lineage { last: self.played[ply], before: if ply >= 1 { self.played[ply - 1] } else { Move::NONE } };
+        order_moves(pos, &mut moves, tt_move, &self.heuristics, ply, lineage);
         self.heuristics.clear_killers(ply + 1);
 
         let original_alpha = alpha;
@@ -431,7 +438,7 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
                 // History pruning: quiet moves that keep failing here.
-                if depth <= 3 && index > 0 && self.heuristics.history(us, m) < -2000 * depth {
+                if depth <= 3 && index > 0 && self.heuristics.history(us, m, lineage) < -3000 * depth {
                     continue;
                 }
             }
@@ -448,8 +455,9 @@ impl<'a> Searcher<'a> {
             let extension = i32::from(gives_check && ply < 2 * MAX_PLY / 3 && see_ge(pos, m, 0));
             let new_depth = depth - 1 + extension;
             self.path.push(child.hash());
+            self.played[ply + 1] = m;
             let score = if index == 0 {
-                -self.search(&child, new_depth, -beta, -alpha, ply + 1, is_pv, m, child_balance)
+                -self.search(&child, new_depth, -beta, -alpha, ply + 1, is_pv, child_balance)
             } else {
                 // Late move reductions for quiet moves and drops.
                 let mut r = 0;
@@ -461,16 +469,16 @@ impl<'a> Searcher<'a> {
                     if !improving {
                         r += 1;
                     }
-                    let history = self.heuristics.history(us, m);
-                    r -= history / 6000;
+                    let history = self.heuristics.history(us, m, lineage);
+                    r -= history / 9000;
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut s = -self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false, m, child_balance);
+                let mut s = -self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false, child_balance);
                 if r > 0 && s > alpha {
-                    s = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false, m, child_balance);
+                    s = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false, child_balance);
                 }
                 if is_pv && s > alpha && s < beta {
-                    s = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true, m, child_balance);
+                    s = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true, child_balance);
                 }
                 s
             };
@@ -492,7 +500,7 @@ impl<'a> Searcher<'a> {
                     }
                     if score >= beta {
                         if quiet {
-                            self.heuristics.reward(us, ply, previous, m, &quiets_tried, depth);
+                            self.heuristics.reward(us, ply, lineage, m, &quiets_tried, depth);
                         }
                         break;
                     }

@@ -21,7 +21,7 @@ use crate::position::Position;
 use super::alphabeta::{Searcher, Shared, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use super::eval::hand_value;
 use super::limits::{Bound, Control, Info, Limits, SearchResult};
-use super::ordering::{order_moves, Heuristics, ScoredMove};
+use super::ordering::{order_moves, Heuristics, Lineage, ScoredMove};
 use super::timeman::TimeManager;
 use super::tt::TranspositionTable;
 use crate::reserve::HAND_ROLES;
@@ -40,6 +40,9 @@ pub struct Engine {
     tt: RwLock<Arc<TranspositionTable>>,
     pool: Mutex<Arc<rayon::ThreadPool>>,
     threads: AtomicU64,
+    /// Each thread's history tables, carried from one search to the next like
+    /// the TT (what refuted moves last turn mostly still does) and cleared with it.
+    heuristics: Mutex<Vec<Heuristics>>,
 }
 
 impl Default for Engine {
@@ -75,6 +78,7 @@ impl Engine {
             )),
             pool: Mutex::new(build_pool(1)),
             threads: AtomicU64::new(1),
+            heuristics: Mutex::new(Vec::new()),
         }
     }
 
@@ -100,6 +104,7 @@ impl Engine {
     /// Forgets everything learnt (UCI `ucinewgame`).
     pub fn clear(&self) {
         self.table().clear();
+        self.heuristics.lock().unwrap_or_else(|e| e.into_inner()).clear();
     }
 
     fn table(&self) -> Arc<TranspositionTable> {
@@ -150,18 +155,24 @@ impl Engine {
             node_limit: limits.nodes,
         };
         let pool = self.pool.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        // Taken out for the search and put back after: a search running at the
+        // same time (none does in the protocol) would start with fresh tables.
+        let mut tables = std::mem::take(&mut *self.heuristics.lock().unwrap_or_else(|e| e.into_inner()));
+        tables.resize_with(threads, || Heuristics::new(MAX_PLY));
+        tables.iter_mut().for_each(Heuristics::new_search);
+        let (main_table, helper_tables) = tables.split_first_mut().expect("at least one thread");
         let start = Instant::now();
         let result = pool.scope(|scope| {
-            for id in 1..threads {
+            for (id, table) in (1..threads).zip(helper_tables.iter_mut()) {
                 let shared = &shared;
                 let root_moves = root_moves.clone();
                 let model = model.as_ref();
                 scope.spawn(move |_| {
-                    let mut helper = Searcher::new(shared, id, root, history, root_moves, model);
+                    let mut helper = Searcher::new(shared, id, root, history, root_moves, model, table);
                     iterate(&mut helper, id, limits, start, None);
                 });
             }
-            let mut main = Searcher::new(&shared, 0, root, history, root_moves, model.as_ref());
+            let mut main = Searcher::new(&shared, 0, root, history, root_moves, model.as_ref(), main_table);
             main.time = Some(TimeManager::new(limits, root.turn()));
             iterate(&mut main, 0, limits, start, Some(report));
             shared.abort.store(true, Ordering::Relaxed);
@@ -177,6 +188,7 @@ impl Engine {
                 nodes: 0,
             }
         });
+        *self.heuristics.lock().unwrap_or_else(|e| e.into_inner()) = tables;
         wait_while_required(limits, control);
         SearchResult { nodes: shared.total_nodes(), ..result }
     }
@@ -259,7 +271,7 @@ impl Engine {
             .map(|m| ScoredMove { m, score: 0 })
             .collect();
         let tt_move = tt.probe(root.hash()).map_or(Move::NONE, |e| e.best);
-        order_moves(root, &mut moves, tt_move, &Heuristics::new(1), 0, Move::NONE);
+        order_moves(root, &mut moves, tt_move, &Heuristics::new(1), 0, Lineage::ROOT);
         moves.into_iter().map(|sm| sm.m).collect()
     }
 }

@@ -4,8 +4,11 @@
 //! that do not lose material (by SEE, most valuable victim first); the two
 //! killer moves of the ply and the counter-move to the opponent's last move;
 //! drops; other quiet moves; and last the captures that lose material. Drops
-//! and quiet moves are each ordered by their history score. All legal moves are
-//! generated at once (the generator is cheap) and sorted by stage and score.
+//! and quiet moves are each ordered by their history score: the butterfly
+//! history of the move plus two continuation histories, of the move after the
+//! opponent's last move and after our own move before that (a drop that
+//! answers a given check or capture tends to answer it again). All legal moves
+//! are generated at once (the generator is cheap) and sorted by stage and score.
 
 use shakmaty::{Color, Role};
 
@@ -40,10 +43,28 @@ impl MoveSink for Vec<ScoredMove> {
     }
 }
 
+/// The two moves before a node: the opponent's last move and our move before
+/// it (`Move::NONE` at the root, after a null move, or near the root).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lineage {
+    pub last: Move,
+    pub before: Move,
+}
+
+impl Lineage {
+    pub const ROOT: Lineage = Lineage { last: Move::NONE, before: Move::NONE };
+}
+
+/// Number of (slot, to) pairs a move can have.
+const PIECE_TO: usize = 12 * 64;
+
 /// History, killers and counter-moves of one search thread.
 pub struct Heuristics {
     /// `[colour][slot][to]`, slot = role index, +6 for drops.
     history: Vec<i32>,
+    /// `[n][piece_to of the move n+1 plies back][piece_to of this move]`, for
+    /// n = 0 (opponent's last move) and 1 (our move before it).
+    continuation: [Vec<i16>; 2],
     killers: Vec<[Move; 2]>,
     /// `[slot of the previous move][its target square]`.
     counters: Vec<Move>,
@@ -52,6 +73,11 @@ pub struct Heuristics {
 #[inline]
 fn slot(m: Move) -> usize {
     (m.role() as usize - 1) + if m.is_drop() { 6 } else { 0 }
+}
+
+#[inline]
+fn piece_to(m: Move) -> usize {
+    slot(m) * 64 + m.to() as usize
 }
 
 #[inline]
@@ -69,13 +95,21 @@ impl Heuristics {
     pub fn new(max_ply: usize) -> Heuristics {
         Heuristics {
             history: vec![0; 2 * 12 * 64],
+            continuation: [vec![0; PIECE_TO * PIECE_TO], vec![0; PIECE_TO * PIECE_TO]],
             killers: vec![[Move::NONE; 2]; max_ply + 2],
             counters: vec![Move::NONE; 12 * 64],
         }
     }
 
-    pub fn history(&self, color: Color, m: Move) -> i32 {
-        self.history[history_index(color, m)]
+    /// How well the quiet move `m` has done: butterfly plus continuation history.
+    pub fn history(&self, color: Color, m: Move, lineage: Lineage) -> i32 {
+        let mut score = self.history[history_index(color, m)];
+        for (table, back) in self.continuation.iter().zip([lineage.last, lineage.before]) {
+            if back != Move::NONE {
+                score += i32::from(table[piece_to(back) * PIECE_TO + piece_to(m)]);
+            }
+        }
+        score
     }
 
     pub fn killers(&self, ply: usize) -> [Move; 2] {
@@ -90,14 +124,15 @@ impl Heuristics {
     }
 
     /// A quiet move refuted the node: reward it, punish the quiets tried before it.
-    pub fn reward(&mut self, color: Color, ply: usize, previous: Move, best: Move, tried: &[Move], depth: i32) {
+    pub fn reward(&mut self, color: Color, ply: usize, lineage: Lineage, best: Move, tried: &[Move], depth: i32) {
         let bonus = (depth * depth).min(400) * 8;
-        self.nudge(color, best, bonus);
+        self.nudge(color, lineage, best, bonus);
         for &m in tried {
             if m != best {
-                self.nudge(color, m, -bonus);
+                self.nudge(color, lineage, m, -bonus);
             }
         }
+        let previous = lineage.last;
         let killers = &mut self.killers[ply];
         if killers[0] != best {
             killers[1] = killers[0];
@@ -108,9 +143,23 @@ impl Heuristics {
         }
     }
 
-    fn nudge(&mut self, color: Color, m: Move, bonus: i32) {
+    /// Moves each table entry of `m` toward ±HISTORY_MAX ("gravity").
+    fn nudge(&mut self, color: Color, lineage: Lineage, m: Move, bonus: i32) {
+        let gravity = |entry: i32| entry + bonus - entry * bonus.abs() / HISTORY_MAX;
         let entry = &mut self.history[history_index(color, m)];
-        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+        *entry = gravity(*entry);
+        for (table, back) in self.continuation.iter_mut().zip([lineage.last, lineage.before]) {
+            if back != Move::NONE {
+                let entry = &mut table[piece_to(back) * PIECE_TO + piece_to(m)];
+                *entry = gravity(i32::from(*entry)) as i16;
+            }
+        }
+    }
+
+    /// Starts a new search: killers belong to the old root's plies; the
+    /// histories carry over.
+    pub fn new_search(&mut self) {
+        self.killers.iter_mut().for_each(|k| *k = [Move::NONE; 2]);
     }
 
     /// Clears the killers below `ply` (they belong to other subtrees).
@@ -134,10 +183,10 @@ fn mvv_lva(pos: &Position, m: Move) -> i32 {
 }
 
 /// Scores and sorts `moves` for the main search.
-pub fn order_moves(pos: &Position, moves: &mut [ScoredMove], tt_move: Move, heuristics: &Heuristics, ply: usize, previous: Move) {
+pub fn order_moves(pos: &Position, moves: &mut [ScoredMove], tt_move: Move, heuristics: &Heuristics, ply: usize, lineage: Lineage) {
     let color = pos.turn();
     let killers = heuristics.killers(ply);
-    let counter = heuristics.counter(previous);
+    let counter = heuristics.counter(lineage.last);
     for sm in moves.iter_mut() {
         let m = sm.m;
         sm.score = if m == tt_move {
@@ -152,9 +201,9 @@ pub fn order_moves(pos: &Position, moves: &mut [ScoredMove], tt_move: Move, heur
         } else if m == counter {
             COUNTER
         } else if m.is_drop() {
-            DROP + heuristics.history(color, m)
+            DROP + heuristics.history(color, m, lineage)
         } else {
-            QUIET + heuristics.history(color, m)
+            QUIET + heuristics.history(color, m, lineage)
         };
     }
     sort_best_first(moves);

@@ -3,12 +3,16 @@
 //! Each node: mate distance pruning, transposition-table cutoffs, reverse
 //! futility pruning, null move (reduced more the further the evaluation is
 //! above beta), internal iterative reduction when the node has no TT move,
-//! then the moves in staged order with late move pruning, futility and
-//! history pruning, and late move reductions for quiet moves and drops (never
-//! for captures, promotions, checks or check evasions), one ply of extension
-//! for checks that do not hang the checker, and PVS re-searches. Late quiet
-//! root moves are reduced too. The margins and move counts depend on whether
-//! the side to move is *improving* (its evaluation rose since its last move).
+//! a singular-extension test of the TT move, then the moves in staged order
+//! with late move pruning, futility and history pruning, and late move
+//! reductions for quiet moves and drops (never for captures, promotions,
+//! checks or check evasions), one ply of extension for checks that do not
+//! hang the checker and for a singular TT move, and PVS re-searches. Late
+//! quiet root moves are reduced too. The margins and move counts depend on
+//! whether the side to move is *improving* (its evaluation rose since its last
+//! move); the pruning margins start from the static evaluation, or from the
+//! TT score when its bound says the static evaluation is too pessimistic or
+//! too optimistic.
 //!
 //! Quiescence search looks at captures that do not lose material and at
 //! promotions; in check it looks at every evasion (drop blocks included). Its
@@ -98,6 +102,8 @@ pub struct Searcher<'a> {
     evals: Vec<i32>,
     /// The move that led to each ply (`Move::NONE` for the root and null moves).
     played: Vec<Move>,
+    /// The move a singular-extension search leaves out at each ply.
+    excluded: Vec<Move>,
 }
 
 /// Reductions for late moves, by depth and move number.
@@ -172,6 +178,7 @@ impl<'a> Searcher<'a> {
             expected: team.map_or_else(Expected::default, |t| t.expected),
             evals: vec![-INFINITY; MAX_PLY + 2],
             played: vec![Move::NONE; MAX_PLY + 2],
+            excluded: vec![Move::NONE; MAX_PLY + 2],
         }
     }
 
@@ -359,12 +366,13 @@ impl<'a> Searcher<'a> {
         }
 
         let key = pos.hash();
+        let excluded = self.excluded[ply];
         let tt_entry = self.shared.tt.probe(key);
         let mut tt_move = Move::NONE;
         if let Some(entry) = tt_entry {
             tt_move = entry.best;
             let score = score_from_tt(entry.score, ply);
-            if !is_pv && entry.depth as i32 >= depth && entry.bound.cuts(score, alpha, beta) {
+            if !is_pv && excluded == Move::NONE && entry.depth as i32 >= depth && entry.bound.cuts(score, alpha, beta) {
                 return score;
             }
         }
@@ -375,16 +383,28 @@ impl<'a> Searcher<'a> {
         // Improving: our evaluation rose since our previous move, so cutoffs
         // are likelier and pruning can be bolder.
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        // A TT bound on the far side of the static evaluation is a better guess.
+        let eval = match tt_entry {
+            Some(entry) if !in_check && entry.score.abs() < MATE_BOUND => {
+                let better = match entry.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => entry.score > static_eval,
+                    TtBound::Upper => entry.score < static_eval,
+                };
+                if better { entry.score } else { static_eval }
+            }
+            _ => static_eval,
+        };
 
-        if !is_pv && !in_check {
+        if !is_pv && !in_check && excluded == Move::NONE {
             // Reverse futility: far above beta at low depth, trust the evaluation.
             let margin = 120 * (depth - i32::from(improving));
-            if depth <= 5 && static_eval - margin >= beta && beta.abs() < MATE_BOUND {
-                return static_eval;
+            if depth <= 5 && eval - margin >= beta && beta.abs() < MATE_BOUND {
+                return eval;
             }
             // Null move: give the opponent a free move; still above beta means a cutoff.
-            if depth >= 3 && static_eval >= beta && self.played[ply] != Move::NONE && has_material_to_move(pos) {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+            if depth >= 3 && eval >= beta && self.played[ply] != Move::NONE && has_material_to_move(pos) {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let mut child = pos.clone();
                 child.play_null();
                 self.path.push(child.hash());
@@ -415,6 +435,31 @@ impl<'a> Searcher<'a> {
         }
         let lineage = Lineage { last: self.played[ply], before: if ply >= 1 { self.played[ply - 1] } else { Move::NONE } };
         order_moves(pos, &mut moves, tt_move, &self.heuristics, ply, lineage);
+
+        // Singular extension: when every move but the TT move fails well
+        // below its stored score, the TT move is forced and searched a ply
+        // deeper; when even without it the node holds beta, cut at once.
+        let mut singular = false;
+        if let Some(entry) = tt_entry.filter(|e| ply > 0 && depth >= 7 && excluded == Move::NONE && e.best != Move::NONE) {
+            let score = score_from_tt(entry.score, ply);
+            if entry.depth as i32 >= depth - 3 && entry.bound != TtBound::Upper && score.abs() < MATE_BOUND {
+                let singular_beta = score - 2 * depth;
+                // The nested search at this ply uses a fresh move buffer: ours is still in use.
+                self.excluded[ply] = tt_move;
+                let without = self.search(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, false, balance);
+                self.excluded[ply] = Move::NONE;
+                if self.aborted() {
+                    self.buffers[ply] = moves;
+                    return 0;
+                }
+                if without < singular_beta {
+                    singular = true;
+                } else if singular_beta >= beta {
+                    self.buffers[ply] = moves;
+                    return singular_beta;
+                }
+            }
+        }
         self.heuristics.clear_killers(ply + 1);
 
         let original_alpha = alpha;
@@ -425,6 +470,9 @@ impl<'a> Searcher<'a> {
 
         for (index, sm) in moves.iter().enumerate() {
             let m = sm.m;
+            if m == excluded {
+                continue;
+            }
             let quiet = is_quiet(pos, m);
             let gives_check = pos.gives_check(m);
 
@@ -434,7 +482,7 @@ impl<'a> Searcher<'a> {
                 if depth <= 4 && index >= late as usize {
                     continue;
                 }
-                if depth <= 3 && static_eval + 150 * depth <= alpha {
+                if depth <= 3 && eval + 150 * depth <= alpha {
                     continue;
                 }
                 // History pruning: quiet moves that keep failing here.
@@ -452,7 +500,7 @@ impl<'a> Searcher<'a> {
             // Extend checks that do not simply hang the checking piece: in drop
             // chess almost every position has checking drops, and extending
             // them all would swamp the tree.
-            let extension = i32::from(gives_check && ply < 2 * MAX_PLY / 3 && see_ge(pos, m, 0));
+            let extension = i32::from((singular && m == tt_move) || (gives_check && ply < 2 * MAX_PLY / 3 && see_ge(pos, m, 0)));
             let new_depth = depth - 1 + extension;
             self.path.push(child.hash());
             self.played[ply + 1] = m;
@@ -516,8 +564,10 @@ impl<'a> Searcher<'a> {
             // Every move was pruned: fail low with the bound we had.
             return alpha;
         }
-        let bound = TtBound::of(best_score, original_alpha, beta);
-        self.shared.tt.store(key, best_move, score_to_tt(best_score, ply), depth as u32, bound);
+        if excluded == Move::NONE {
+            let bound = TtBound::of(best_score, original_alpha, beta);
+            self.shared.tt.store(key, best_move, score_to_tt(best_score, ply), depth as u32, bound);
+        }
         best_score
     }
 

@@ -148,3 +148,23 @@ fn bench_signature_is_deterministic() {
     let second = run_bench(4, 1).nodes;
     assert_eq!(first, second);
 }
+
+/// A search cut by its node limit right after an aspiration fail high has
+/// brought a new move to the front: that move has no score of its own yet,
+/// and the placeholder must not be reported (it read as a mate in 500).
+#[test]
+fn a_search_cut_short_never_reports_a_false_mate() {
+    let quiet = [
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR[B] w KQkq - 0 2",
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR[N] w KQkq - 0 2",
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[Pp] w KQkq - 2 3",
+    ];
+    for fen in quiet {
+        let p = pos(fen, "bughouse");
+        for nodes in (1_000..6_000).step_by(250) {
+            let (r, infos) = search(&p, Limits { nodes: Some(nodes), multipv: 1, ..Limits::default() });
+            assert!(matches!(r.score, Some(Score::Cp(_))), "{fen} at {nodes} nodes: {:?}", r.score);
+            assert!(infos.iter().all(|i| matches!(i.score, Score::Cp(_))), "{fen} at {nodes} nodes");
+        }
+    }
+}

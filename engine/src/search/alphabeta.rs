@@ -94,6 +94,8 @@ pub struct Searcher<'a> {
     seldepth: u32,
     pub time: Option<TimeManager>,
     pub completed_depth: u32,
+    /// The best score of the last completed iteration (`-INFINITY` before one).
+    pub completed_score: i32,
     /// The side to move at the root, for the team terms.
     root_color: shakmaty::Color,
     flow: Option<FlowValues>,
@@ -173,6 +175,7 @@ impl<'a> Searcher<'a> {
             seldepth: 0,
             time: None,
             completed_depth: 0,
+            completed_score: -INFINITY,
             root_color: root.turn(),
             flow: team.and_then(|t| t.flow),
             expected: team.map_or_else(Expected::default, |t| t.expected),
@@ -638,15 +641,24 @@ impl<'a> Searcher<'a> {
         best
     }
 
+    /// The score to report for the root move at `index`: this iteration's,
+    /// else the previous iteration's. A move that only an unfinished
+    /// iteration brought to the front (a fail high at an aspiration bound,
+    /// then the clock) has neither, and gets the last completed iteration's
+    /// best score, never the `-INFINITY` placeholder (which reads as a mate).
+    pub fn reported_score(&self, index: usize) -> Option<i32> {
+        let rm = &self.root_moves[index];
+        [rm.score, rm.previous_score, self.completed_score].into_iter().find(|&s| s != -INFINITY)
+    }
+
     /// Info for the root move at `index` after an iteration.
     pub fn info(&self, depth: u32, index: usize, bound: Bound, elapsed: std::time::Duration) -> Info {
         let rm = &self.root_moves[index];
-        let score = if rm.score == -INFINITY { rm.previous_score } else { rm.score };
         Info {
             depth,
             seldepth: rm.seldepth.max(1),
             multipv: index + 1,
-            score: to_uci_score(score),
+            score: to_uci_score(self.reported_score(index).unwrap_or(0)),
             bound,
             nodes: self.shared.total_nodes().max(self.nodes),
             time: elapsed,

@@ -181,9 +181,7 @@ impl Engine {
             SearchResult {
                 best: Some(best.m),
                 ponder: best.pv.get(1).copied(),
-                score: Some(super::alphabeta::to_uci_score(
-                    if best.score == -INFINITY { best.previous_score } else { best.score },
-                )),
+                score: main.reported_score(0).map(super::alphabeta::to_uci_score),
                 depth: main.completed_depth,
                 nodes: 0,
             }
@@ -317,6 +315,7 @@ fn iterate(searcher: &mut Searcher, id: usize, limits: &Limits, start: Instant, 
             break;
         }
         searcher.completed_depth = depth as u32;
+        searcher.completed_score = searcher.root_moves[0].score;
         if id != 0 {
             continue;
         }

@@ -190,8 +190,9 @@ pub fn describe(team: &TeamContext) -> String {
 
 // ---- the cost of advice ---------------------------------------------------------
 
-/// "What if this piece were in a hand" probes per advice: five roles, for us and for them.
-const PROBES: u64 = 10;
+/// "What if this piece were in a hand" probes per advice: five roles, for us
+/// and for them, and the two baselines without a piece.
+const PROBES: u64 = 12;
 const MIN_PROBE_NODES: u64 = 1_000;
 const MAX_PROBE_NODES: u64 = 20_000;
 /// Probe size when the search has no time limit (depth, nodes, mate).

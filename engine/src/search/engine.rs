@@ -194,7 +194,8 @@ impl Engine {
     /// The partner-board model's advice for the side to move on `root`, after
     /// its search scored `score` (internal centipawns, side to move): whether to
     /// sit for a piece, and what to tell the partner. Each "what if this piece
-    /// were in a hand" question is a small search of `probe_nodes` nodes.
+    /// were in a hand" question is a small search of `probe_nodes` nodes,
+    /// compared with the same search without the piece.
     pub fn advise(&self, root: &Position, history: &[u64], team: &TeamContext, score: i32, probe_nodes: u64) -> Advice {
         self.advise_with_control(root, history, team, score, probe_nodes, &Control::new())
     }
@@ -224,12 +225,21 @@ impl Engine {
         let mut dont_give = Vec::new();
         let mut pawn_sinks_us = false;
         let mut best_arrival: Option<(Role, i32)> = None;
+        // Each "with the piece" probe is compared with the same small search
+        // without it: the main search's score is deeper and differently
+        // biased, and passing the move hands the opponent the tempo.
+        let baseline = probe(root);
+        let passed_baseline = (!root.is_check()).then(|| {
+            let mut passed = root.clone();
+            passed.play_null();
+            probe(&passed)
+        });
         for role in HAND_ROLES {
             let mut ours = root.clone();
             ours.add_to_reserve(us, role);
             // What the piece does beyond its own material value: a queen in
             // hand is always worth a queen; we ask for it only if it does more.
-            let gain = probe(&ours) - score - hand_value(role);
+            let gain = probe(&ours) - baseline - hand_value(role);
             if gain >= NEED_GAIN {
                 need.push(role);
             }
@@ -238,11 +248,11 @@ impl Engine {
             }
             // The piece may reach the opponent while it is their move: probe
             // with the turn passed to them (when we are not in check).
-            if !root.is_check() {
+            if let Some(passed_baseline) = passed_baseline {
                 let mut theirs = root.clone();
                 theirs.add_to_reserve(us.other(), role);
                 theirs.play_null();
-                let loss = score + probe(&theirs) - hand_value(role);
+                let loss = probe(&theirs) - passed_baseline - hand_value(role);
                 if loss >= DONT_GIVE_LOSS {
                     dont_give.push(role);
                 }

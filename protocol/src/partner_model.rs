@@ -488,13 +488,13 @@ mod tests {
         let untimed = probe_nodes(&limits, Color::White, None, 0, Duration::ZERO);
         assert_eq!(untimed, Some(ProbeBudget { nodes: UNTIMED_PROBE_NODES, time_cap: None }));
         assert_eq!(nodes(Some(1_500), 1_000_000), None, "our clock is very low");
-        // 60 s left: a move of 2.4 s, a tenth of it at 1 M nodes/s is 24 000 nodes per probe, capped.
+        // 60 s left: a move of 2.4 s, a tenth of it at 1 M nodes/s is 20 000 nodes per probe, the cap.
         assert_eq!(nodes(Some(60_000), 1_000_000), Some(MAX_PROBE_NODES));
         let budget = probe_nodes(&limits, Color::White, Some(Duration::from_secs(60)), 1, Duration::ZERO);
         assert_eq!(budget.and_then(|b| b.time_cap), Some(Duration::from_millis(480)));
-        // 3 s left at 1 M nodes/s: 120 ms moves, 12 ms of probes, 1 200 nodes each.
-        assert_eq!(nodes(Some(3_000), 1_000_000), Some(1_200));
-        // At 100 k nodes/s that would be 120 nodes: not worth a probe.
+        // 3 s left at 1 M nodes/s: 120 ms moves, 12 ms of twelve probes, 1 000 nodes each.
+        assert_eq!(nodes(Some(3_000), 1_000_000), Some(1_000));
+        // At 100 k nodes/s that would be 100 nodes: not worth a probe.
         assert_eq!(nodes(Some(3_000), 100_000), None);
         let fast = Limits { movetime: Some(Duration::from_millis(10)), ..Limits::default() };
         assert_eq!(probe_nodes(&fast, Color::White, None, 0, Duration::ZERO), None);

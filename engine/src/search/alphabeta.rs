@@ -381,7 +381,8 @@ impl<'a> Searcher<'a> {
         }
 
         let in_check = pos.is_check();
-        let static_eval = if in_check { -INFINITY } else { self.evaluate(pos, balance) };
+        let raw_eval = if in_check { -INFINITY } else { self.evaluate(pos, balance) };
+        let static_eval = if in_check { -INFINITY } else { raw_eval + self.heuristics.correction.of(pos) };
         self.evals[ply] = static_eval;
         // Improving: our evaluation rose since our previous move, so cutoffs
         // are likelier and pruning can be bolder.
@@ -570,6 +571,16 @@ impl<'a> Searcher<'a> {
         if excluded == Move::NONE {
             let bound = TtBound::of(best_score, original_alpha, beta);
             self.shared.tt.store(key, best_move, score_to_tt(best_score, ply), depth as u32, bound);
+            // Teach the correction history only with scores whose bound
+            // says which way the static evaluation was wrong.
+            let trusted = match bound {
+                TtBound::Lower => best_score > static_eval,
+                TtBound::Upper => best_score < static_eval,
+                TtBound::Exact => true,
+            };
+            if !in_check && trusted && is_quiet(pos, best_move) && best_score.abs() < MATE_BOUND {
+                self.heuristics.correction.update(pos, depth, raw_eval, best_score);
+            }
         }
         best_score
     }
@@ -595,7 +606,7 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITY;
         let mut best_move = Move::NONE;
         if !in_check {
-            let stand_pat = self.evaluate(pos, balance);
+            let stand_pat = self.evaluate(pos, balance) + self.heuristics.correction.of(pos);
             if stand_pat >= beta {
                 return stand_pat;
             }

@@ -16,6 +16,7 @@ use crate::moves::{Move, MoveKind};
 use crate::movegen::MoveSink;
 use crate::position::Position;
 
+use super::correction::Correction;
 use super::see::{see_ge, see_value};
 
 const TT_MOVE: i32 = 1 << 29;
@@ -58,7 +59,8 @@ impl Lineage {
 /// Number of (slot, to) pairs a move can have.
 const PIECE_TO: usize = 12 * 64;
 
-/// History, killers and counter-moves of one search thread.
+/// History, killers and counter-moves of one search thread, and the
+/// correction history of its evaluations.
 pub struct Heuristics {
     /// `[colour][slot][to]`, slot = role index, +6 for drops.
     history: Vec<i32>,
@@ -68,6 +70,7 @@ pub struct Heuristics {
     killers: Vec<[Move; 2]>,
     /// `[slot of the previous move][its target square]`.
     counters: Vec<Move>,
+    pub correction: Correction,
 }
 
 #[inline]
@@ -98,6 +101,7 @@ impl Heuristics {
             continuation: [vec![0; PIECE_TO * PIECE_TO], vec![0; PIECE_TO * PIECE_TO]],
             killers: vec![[Move::NONE; 2]; max_ply + 2],
             counters: vec![Move::NONE; 12 * 64],
+            correction: Correction::default(),
         }
     }
 

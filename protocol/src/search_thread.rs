@@ -169,7 +169,11 @@ impl Searcher {
     pub fn cancel(&mut self) -> Option<SearchRequest> {
         let running = self.running.take()?;
         running.control.stop();
-        Some(end(running))
+        let used = running.clock_started.map(|t| t.elapsed()).unwrap_or_default();
+        let mut request = end(running);
+        // A restart continues the same move: the time manager plans for it whole.
+        request.limits.spent += used;
+        Some(request)
     }
 
     /// Restarts the running search from a new root (a reserve changed), with

@@ -283,6 +283,7 @@ impl UciFrontEnd {
             search_moves,
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
+            spent: Duration::ZERO,
         })
     }
 

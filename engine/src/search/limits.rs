@@ -44,6 +44,10 @@ pub struct Limits {
     pub multipv: usize,
     /// Time kept back per move for communication lag (UCI `Move Overhead`).
     pub move_overhead: Duration,
+    /// Time this move already spent in searches that were restarted from a
+    /// new root (a reserve changed mid-move). The clock in `clock` is already
+    /// that much lower; the time manager plans for the whole move.
+    pub spent: Duration,
 }
 
 /// Shared flags through which the caller steers a running search.

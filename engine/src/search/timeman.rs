@@ -4,6 +4,12 @@
 //! after it, stretched when the best move keeps changing) and a *hard* limit
 //! (abort the iteration in progress). Drop-chess games are short and sharp, so
 //! we plan for about 25 more moves when the GUI does not say `movestogo`.
+//!
+//! In bughouse a piece may arrive while we think: the search restarts from
+//! the new position ([`Limits::spent`] says how long the move has run). The
+//! budget is the whole move's, planned from the clock at the move's start,
+//! less what was spent; the new position still gets a share of it, since the
+//! table holds little for a root with a different hand.
 
 use std::time::{Duration, Instant};
 
@@ -15,6 +21,8 @@ use super::limits::{Control, Limits};
 const EXPECTED_MOVES_LEFT: u32 = 25;
 /// Never plan to use more than this share of the remaining time on one move.
 const MAX_SHARE_PERCENT: u32 = 40;
+/// A restarted search keeps at least this share of the move's soft budget.
+const RESTART_SHARE_PERCENT: u32 = 30;
 
 #[derive(Debug)]
 pub struct TimeManager {
@@ -82,11 +90,13 @@ fn budget(limits: &Limits, turn: Color) -> (Option<Duration>, Option<Duration>) 
     let left = left.saturating_sub(overhead);
     let increment = clock.increment(turn);
     let moves = clock.moves_to_go.unwrap_or(EXPECTED_MOVES_LEFT).clamp(1, EXPECTED_MOVES_LEFT);
-    let base = left / moves + increment * 3 / 4;
+    let base = (left + limits.spent) / moves + increment * 3 / 4;
     let cap = left * MAX_SHARE_PERCENT / 100;
-    let soft = base.min(cap).max(Duration::from_millis(1));
+    let soft = base.min(cap).max(Duration::from_millis(1)) * 6 / 10;
     let hard = (base * 3).min(cap).max(soft);
-    (Some(soft * 6 / 10), Some(hard))
+    let spent = limits.spent;
+    let soft_left = soft.saturating_sub(spent).max(soft * RESTART_SHARE_PERCENT / 100);
+    (Some(soft_left), Some(hard.saturating_sub(spent).max(soft_left)))
 }
 
 #[cfg(test)]
@@ -109,5 +119,24 @@ mod tests {
         let fixed = Limits { movetime: Some(Duration::from_millis(500)), ..Limits::default() };
         assert_eq!(budget(&fixed, Color::Black), (Some(Duration::from_millis(500)), Some(Duration::from_millis(500))));
         assert_eq!(budget(&Limits { infinite: true, ..limits }, Color::White), (None, None));
+    }
+
+    #[test]
+    fn a_restarted_search_continues_the_move_s_budget() {
+        let clock = |secs| Clock { time: [Some(Duration::from_secs(secs)); 2], increment: [Duration::ZERO; 2], moves_to_go: None };
+        let fresh = Limits { clock: Some(clock(60)), ..Limits::default() };
+        let (soft, hard) = budget(&fresh, Color::White);
+        let (soft, hard) = (soft.unwrap(), hard.unwrap());
+        // One second into the move a piece arrived: the clock shows 59 s.
+        let spent = Duration::from_secs(1);
+        let restarted = Limits { clock: Some(clock(59)), spent, ..Limits::default() };
+        let (soft_left, hard_left) = budget(&restarted, Color::White);
+        assert_eq!(soft_left.unwrap(), soft - spent);
+        assert_eq!(hard_left.unwrap(), hard - spent);
+        // Past the soft budget, the new position still gets a share of it.
+        let late = Limits { clock: Some(clock(50)), spent: Duration::from_secs(10), ..Limits::default() };
+        let (soft_late, hard_late) = budget(&late, Color::White);
+        assert_eq!(soft_late.unwrap(), soft * RESTART_SHARE_PERCENT / 100);
+        assert!(hard_late.unwrap() >= soft_late.unwrap());
     }
 }

@@ -6,10 +6,15 @@
 //! - **King safety against drops.** Danger units grow with enemy pieces
 //!   attacking the king zone, with what the enemy holds in hand (each piece
 //!   may land next to the king), with empty squares around the king where it
-//!   can land, with each role in the enemy hand that has a safe checking drop
-//!   (an empty square our pieces do not cover), and with missing shelter
-//!   pawns. The units are squared (capped), because attacks in drop chess
-//!   succeed by piling up.
+//!   can land (more when no piece of ours covers the square, or the enemy
+//!   supports it), with each role in the enemy hand that has a safe checking
+//!   drop (an empty square our pieces do not cover), with the enemy's attacks
+//!   on the king's flank (its three or four files in our five ranks), and with
+//!   missing shelter pawns. The units are squared (capped), because attacks
+//!   in drop chess succeed by piling up. Flank attacks also cost a linear
+//!   penalty: the pressure that precedes a drop attack.
+//! - **Drop mobility**: for each role in hand, the empty squares of the enemy
+//!   half that the enemy does not attack, where it could land.
 //! - **Piece-square terms**: centralised knights and bishops, advanced pawns,
 //!   the king's rank and file while drops are possible.
 //! - **Mobility**: squares attacked by each piece.
@@ -52,11 +57,25 @@ pub struct EvalParams {
     pub hand_units: [i32; 6],
     /// Danger units per empty square next to the king while the enemy holds pieces.
     pub empty_neighbour_units: i32,
+    /// Danger units per empty square next to the king, while the enemy holds
+    /// pieces, that no piece of ours but the king covers, and per one the
+    /// enemy attacks (a drop there is supported).
+    pub bare_neighbour_units: i32,
+    pub supported_landing_units: i32,
     /// Danger units per missing pawn of the king's shelter.
     pub missing_shelter_units: i32,
     /// Danger units per role the enemy holds that has a safe checking drop:
     /// an empty square, not covered by our pieces, from which it would check.
     pub safe_check_drop_units: [i32; 6],
+    /// Danger units per eighth of an attacked square in the king's flank
+    /// (its three or four files, our five ranks; doubly attacked squares
+    /// count twice): pressure building beyond the squares next to the king.
+    pub flank_attack_units: i32,
+    /// Penalty per attacked square of the king's flank (counted as above).
+    pub flank_attack: i32,
+    /// Per role in hand: bonus per empty square in the enemy half, not
+    /// attacked by the enemy, where it could be dropped.
+    pub drop_mobility: [i32; 6],
     /// penalty = units² × king_danger_scale / 256, capped.
     pub king_danger_scale: i32,
     pub king_danger_cap: i32,
@@ -86,27 +105,32 @@ impl EvalParams {
     /// (`tune/README.md`). Material counts far less than in chess and the
     /// attack on the king far more.
     pub const DROP_CHESS: EvalParams = EvalParams {
-        board: [100, 117, 123, 103, 288, 0],
-        hand: [45, 103, 109, 175, 274, 0],
-        promoted_discount: 29,
-        mobility: [0, 5, 20, 16, 10, 0],
-        zone_attacker_units: [7, 9, 6, 10, 3, 0],
-        hand_units: [1, 5, 3, 5, 1, 0],
+        board: [100, 124, 132, 115, 348, 0],
+        hand: [44, 125, 128, 241, 368, 0],
+        promoted_discount: 7,
+        mobility: [0, 5, 16, 14, 2, 0],
+        zone_attacker_units: [6, 8, 5, 8, -1, 0],
+        hand_units: [1, 5, 3, 3, 1, 0],
         empty_neighbour_units: 1,
+        bare_neighbour_units: 4,
+        supported_landing_units: 1,
         missing_shelter_units: 2,
-        safe_check_drop_units: [15, 15, 9, 14, 9, 0],
-        king_danger_scale: 83,
-        king_danger_cap: 506,
-        passed: [0, -20, -12, -20, -27, 46, -19, 0],
-        doubled: -15,
-        isolated: 23,
-        tempo: 140,
-        centre_knight: 42,
-        centre_bishop: 7,
-        pawn_advance: 5,
-        king_exposed: 171,
-        king_rank: [48, 1, 41, -53],
-        king_file: [110, 103, -58, -77],
+        safe_check_drop_units: [13, 15, 11, 15, 12, 0],
+        flank_attack_units: 5,
+        flank_attack: 18,
+        drop_mobility: [10, 10, 5, 4, -12, 0],
+        king_danger_scale: 55,
+        king_danger_cap: 500,
+        passed: [0, -11, -16, -42, -9, 85, 36, 0],
+        doubled: -9,
+        isolated: 21,
+        tempo: 157,
+        centre_knight: 26,
+        centre_bishop: 1,
+        pawn_advance: -1,
+        king_exposed: 176,
+        king_rank: [88, 1, 28, -110],
+        king_file: [110, 94, -82, -76],
     };
 
     /// Weights for chess without drops, set by hand before any tuning (the
@@ -119,8 +143,13 @@ impl EvalParams {
         zone_attacker_units: [1, 2, 2, 3, 5, 0],
         hand_units: [1, 3, 2, 3, 6, 0],
         empty_neighbour_units: 1,
+        bare_neighbour_units: 0,
+        supported_landing_units: 0,
         missing_shelter_units: 2,
         safe_check_drop_units: [0; 6],
+        flank_attack_units: 0,
+        flank_attack: 0,
+        drop_mobility: [0; 6],
         king_danger_scale: 80,
         king_danger_cap: 1500,
         passed: [0, 5, 10, 20, 35, 60, 100, 0],
@@ -162,8 +191,13 @@ impl EvalParams {
             zone_attacker_units,
             hand_units,
             empty_neighbour_units,
+            bare_neighbour_units,
+            supported_landing_units,
             missing_shelter_units,
             safe_check_drop_units,
+            flank_attack_units,
+            flank_attack,
+            drop_mobility,
             king_danger_scale,
             king_danger_cap,
             passed,
@@ -184,13 +218,18 @@ impl EvalParams {
         table(&mut out, "zone_attacker_units", 0, &mut zone_attacker_units[..5]);
         table(&mut out, "hand_units", 0, &mut hand_units[..5]);
         table(&mut out, "safe_check_drop_units", 0, &mut safe_check_drop_units[..5]);
+        table(&mut out, "drop_mobility", 0, &mut drop_mobility[..5]);
         table(&mut out, "passed", 1, &mut passed[1..7]);
         table(&mut out, "king_rank", 0, &mut king_rank[..]);
         table(&mut out, "king_file", 0, &mut king_file[..]);
         let scalars = [
             ("promoted_discount", promoted_discount),
             ("empty_neighbour_units", empty_neighbour_units),
+            ("bare_neighbour_units", bare_neighbour_units),
+            ("supported_landing_units", supported_landing_units),
             ("missing_shelter_units", missing_shelter_units),
+            ("flank_attack_units", flank_attack_units),
+            ("flank_attack", flank_attack),
             ("king_danger_scale", king_danger_scale),
             ("king_danger_cap", king_danger_cap),
             ("doubled", doubled),
@@ -277,7 +316,15 @@ struct Evaluator<'a> {
     pos: &'a Position,
     expected: &'a Expected,
     p: &'a EvalParams,
-    attacks: OnceCell<[Bitboard; 2]>,
+    attacks: OnceCell<[Attacks; 2]>,
+}
+
+/// The squares a colour's pieces other than its king attack, and those
+/// attacked at least twice.
+#[derive(Clone, Copy)]
+struct Attacks {
+    once: Bitboard,
+    twice: Bitboard,
 }
 
 impl<'a> Evaluator<'a> {
@@ -286,12 +333,17 @@ impl<'a> Evaluator<'a> {
     }
 
     #[inline]
-    fn attacks_by(&self, color: Color) -> Bitboard {
+    fn attack_maps(&self, color: Color) -> Attacks {
         let maps = self.attacks.get_or_init(|| {
             let occupied = self.pos.occupied();
             [attacked_by(self.pos, Color::Black, occupied), attacked_by(self.pos, Color::White, occupied)]
         });
         maps[color as usize]
+    }
+
+    #[inline]
+    fn attacks_by(&self, color: Color) -> Bitboard {
+        self.attack_maps(color).once
     }
 
     fn white_score(&self) -> i32 {
@@ -300,7 +352,57 @@ impl<'a> Evaluator<'a> {
 
     fn side_score(&self, color: Color) -> i32 {
         self.material(color) + self.forecast(color) + self.placement_and_mobility(color) + self.pawn_structure(color)
+            + self.drop_mobility(color)
+            - self.flank_attacks(color) * self.p.flank_attack
             - self.king_danger(color)
+    }
+
+    /// Squares of `color`'s king flank that the enemy attacks (twice counts twice).
+    fn flank_attacks(&self, color: Color) -> i32 {
+        if self.p.flank_attack == 0 && self.p.flank_attack_units == 0 {
+            return 0;
+        }
+        let king = self.pos.king(color);
+        let files = match king.file() as u32 {
+            0..=2 => 0..4,
+            3 | 4 => 2..6,
+            _ => 4..8,
+        };
+        let flank = files.fold(Bitboard::EMPTY, |bb, f| bb | Bitboard::from_file(File::new(f)));
+        let camp = match color {
+            Color::White => Bitboard(0x0000_00ff_ffff_ffff),
+            Color::Black => Bitboard(0xffff_ffff_ff00_0000),
+        };
+        let enemy = self.attack_maps(color.other());
+        let zone = flank & camp;
+        (enemy.once & zone).count() as i32 + (enemy.twice & zone).count() as i32
+    }
+
+    /// For each role `color` holds: the empty squares of the enemy half,
+    /// not attacked by the enemy, where it could land.
+    fn drop_mobility(&self, color: Color) -> i32 {
+        let (pos, p) = (self.pos, self.p);
+        if !pos.rules().has_drops() || p.drop_mobility[..5].iter().all(|&w| w == 0) {
+            return 0;
+        }
+        let enemy_half = match color {
+            Color::White => Bitboard(0xffff_ffff_0000_0000),
+            Color::Black => Bitboard(0x0000_0000_ffff_ffff),
+        };
+        let landing = enemy_half & !pos.occupied() & !self.attacks_by(color.other());
+        let hand = pos.reserve(color);
+        let mut score = 0;
+        for role in HAND_ROLES {
+            if hand.count(role) == 0 || p.drop_mobility[idx(role)] == 0 {
+                continue;
+            }
+            let mut squares = landing;
+            if role == Role::Pawn {
+                squares &= pawn_drop_squares(color, pos.rules().pawn_drops);
+            }
+            score += squares.count() as i32 * p.drop_mobility[idx(role)];
+        }
+        score
     }
 
     /// Material value of the pieces of `color` on the board and in hand.
@@ -417,10 +519,16 @@ impl<'a> Evaluator<'a> {
         }
         let hand_units = hundredths / 100;
         if hand_units > 0 {
-            let empty_near = (king_attacks(king) & !occupied).count() as i32;
-            units += hand_units + empty_near * p.empty_neighbour_units;
+            let empty_near = king_attacks(king) & !occupied;
+            units += hand_units + empty_near.count() as i32 * p.empty_neighbour_units;
+            if p.bare_neighbour_units != 0 || p.supported_landing_units != 0 {
+                let bare = (empty_near & !self.attacks_by(color)).count() as i32;
+                let supported = (empty_near & self.attacks_by(them)).count() as i32;
+                units += bare * p.bare_neighbour_units + supported * p.supported_landing_units;
+            }
             units += self.safe_check_drops(color, &held);
         }
+        units += self.flank_attacks(color) * p.flank_attack_units / 8;
         units + missing_shelter(pos, color) * p.missing_shelter_units
     }
 
@@ -454,15 +562,17 @@ impl<'a> Evaluator<'a> {
     }
 }
 
-/// Every square a piece of `color` other than its king attacks.
-fn attacked_by(pos: &Position, color: Color, occupied: Bitboard) -> Bitboard {
-    let mut attacked = Bitboard::EMPTY;
+/// Every square a piece of `color` other than its king attacks, once and twice.
+fn attacked_by(pos: &Position, color: Color, occupied: Bitboard) -> Attacks {
+    let mut maps = Attacks { once: Bitboard::EMPTY, twice: Bitboard::EMPTY };
     for role in HAND_ROLES {
         for sq in pos.pieces(color, role) {
-            attacked |= attacks(sq, Piece { color, role }, occupied);
+            let a = attacks(sq, Piece { color, role }, occupied);
+            maps.twice |= maps.once & a;
+            maps.once |= a;
         }
     }
-    attacked
+    maps
 }
 
 /// Distance-from-centre bonus: 0 on the rim, 3 in the centre.
@@ -554,6 +664,50 @@ mod tests {
         };
         assert_eq!(units(&open), p.safe_check_drop_units[1]);
         assert_eq!(units(&covered), 0);
+    }
+
+    #[test]
+    fn enemy_attacks_on_the_king_s_flank_are_counted_twice_when_doubled() {
+        let p = EvalParams::DROP_CHESS;
+        let none = Expected::default();
+        let flank = |fen: &str| {
+            let pos = parse_fen(fen, Rules::crazyhouse()).unwrap();
+            Evaluator::new(&pos, &none, &p).flank_attacks(Color::White)
+        };
+        // Kingside flank of the king on g1: files e-h, ranks 1-5.
+        assert_eq!(flank("6k1/8/8/8/8/8/5PPP/6K1[] w - - 0 1"), 0);
+        // A bishop on c5 attacks e3 and f2 of it; a knight on d5 attacks e3 again, and f4.
+        assert_eq!(flank("6k1/8/8/2b5/8/8/5PPP/6K1[] w - - 0 1"), 2, "e3 and f2");
+        assert_eq!(flank("6k1/8/8/2bn4/8/8/5PPP/6K1[] w - - 0 1"), 4, "e3 twice, f2, f4");
+    }
+
+    #[test]
+    fn uncovered_squares_next_to_the_king_add_danger_against_a_hand() {
+        let p = EvalParams::DROP_CHESS;
+        let blind = EvalParams { bare_neighbour_units: 0, ..p };
+        let none = Expected::default();
+        let extra = |fen: &str| {
+            let pos = parse_fen(fen, Rules::crazyhouse()).unwrap();
+            let units = |params: &EvalParams| Evaluator::new(&pos, &none, params).king_danger_units(Color::White);
+            units(&p) - units(&blind)
+        };
+        // f1, h1, f2, g2 and h2 are empty; a rook on a2 covers the second rank.
+        assert_eq!(extra("6k1/8/8/8/8/8/8/6K1[n] w - - 0 1"), 5 * p.bare_neighbour_units);
+        assert_eq!(extra("6k1/8/8/8/8/8/R7/6K1[n] w - - 0 1"), 2 * p.bare_neighbour_units);
+    }
+
+    #[test]
+    fn a_piece_in_hand_is_worth_more_with_safe_landing_squares() {
+        let p = EvalParams::DROP_CHESS;
+        let none = Expected::default();
+        let landing = |fen: &str| {
+            let pos = parse_fen(fen, Rules::crazyhouse()).unwrap();
+            Evaluator::new(&pos, &none, &p).drop_mobility(Color::White)
+        };
+        let open = landing("4k3/8/8/8/8/8/8/4K3[N] w - - 0 1");
+        let covered = landing("4k3/8/3n1n2/8/8/8/8/4K3[N] w - - 0 1");
+        assert_eq!(open, 31 * p.drop_mobility[1], "every empty square of ranks 5-8 but the king's");
+        assert!(covered < open, "{covered} >= {open}");
     }
 
     #[test]

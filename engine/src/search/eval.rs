@@ -666,14 +666,15 @@ mod tests {
         assert_eq!(units(&covered), 0);
     }
 
+    /// One term of the evaluation of a crazyhouse position under `params`.
+    fn term(fen: &str, params: &EvalParams, read: impl Fn(&Evaluator) -> i32) -> i32 {
+        let pos = parse_fen(fen, Rules::crazyhouse()).unwrap();
+        read(&Evaluator::new(&pos, &Expected::default(), params))
+    }
+
     #[test]
     fn enemy_attacks_on_the_king_s_flank_are_counted_twice_when_doubled() {
-        let p = EvalParams::DROP_CHESS;
-        let none = Expected::default();
-        let flank = |fen: &str| {
-            let pos = parse_fen(fen, Rules::crazyhouse()).unwrap();
-            Evaluator::new(&pos, &none, &p).flank_attacks(Color::White)
-        };
+        let flank = |fen: &str| term(fen, &EvalParams::DROP_CHESS, |e| e.flank_attacks(Color::White));
         // Kingside flank of the king on g1: files e-h, ranks 1-5.
         assert_eq!(flank("6k1/8/8/8/8/8/5PPP/6K1[] w - - 0 1"), 0);
         // A bishop on c5 attacks e3 and f2 of it; a knight on d5 attacks e3 again, and f4.
@@ -685,12 +686,8 @@ mod tests {
     fn uncovered_squares_next_to_the_king_add_danger_against_a_hand() {
         let p = EvalParams::DROP_CHESS;
         let blind = EvalParams { bare_neighbour_units: 0, ..p };
-        let none = Expected::default();
-        let extra = |fen: &str| {
-            let pos = parse_fen(fen, Rules::crazyhouse()).unwrap();
-            let units = |params: &EvalParams| Evaluator::new(&pos, &none, params).king_danger_units(Color::White);
-            units(&p) - units(&blind)
-        };
+        let units = |fen: &str, params: &EvalParams| term(fen, params, |e| e.king_danger_units(Color::White));
+        let extra = |fen: &str| units(fen, &p) - units(fen, &blind);
         // f1, h1, f2, g2 and h2 are empty; a rook on a2 covers the second rank.
         assert_eq!(extra("6k1/8/8/8/8/8/8/6K1[n] w - - 0 1"), 5 * p.bare_neighbour_units);
         assert_eq!(extra("6k1/8/8/8/8/8/R7/6K1[n] w - - 0 1"), 2 * p.bare_neighbour_units);
@@ -699,11 +696,7 @@ mod tests {
     #[test]
     fn a_piece_in_hand_is_worth_more_with_safe_landing_squares() {
         let p = EvalParams::DROP_CHESS;
-        let none = Expected::default();
-        let landing = |fen: &str| {
-            let pos = parse_fen(fen, Rules::crazyhouse()).unwrap();
-            Evaluator::new(&pos, &none, &p).drop_mobility(Color::White)
-        };
+        let landing = |fen: &str| term(fen, &p, |e| e.drop_mobility(Color::White));
         let open = landing("4k3/8/8/8/8/8/8/4K3[N] w - - 0 1");
         let covered = landing("4k3/8/3n1n2/8/8/8/8/4K3[N] w - - 0 1");
         assert_eq!(open, 31 * p.drop_mobility[1], "every empty square of ranks 5-8 but the king's");

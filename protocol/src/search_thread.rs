@@ -161,7 +161,7 @@ impl Searcher {
         if self.running.as_ref().map(|r| r.id) != Some(done.id) {
             return None;
         }
-        self.running.take().map(end)
+        self.running.take().map(|running| end(running).0)
     }
 
     /// Stops the running search and waits for it; its result will be ignored.
@@ -169,8 +169,7 @@ impl Searcher {
     pub fn cancel(&mut self) -> Option<SearchRequest> {
         let running = self.running.take()?;
         running.control.stop();
-        let used = running.clock_started.map(|t| t.elapsed()).unwrap_or_default();
-        let mut request = end(running);
+        let (mut request, used) = end(running);
         // A restart continues the same move: the time manager plans for it whole.
         request.limits.spent += used;
         Some(request)
@@ -248,13 +247,14 @@ fn advise(
     advice.filter(|_| !probes.is_stopped())
 }
 
-/// Waits for a search thread and returns its request, less the time used.
-fn end(running: Running) -> SearchRequest {
+/// Waits for a search thread and returns its request, less the time used,
+/// and that time.
+fn end(running: Running) -> (SearchRequest, Duration) {
     let _ = running.handle.join();
     let used = running.clock_started.map(|t| t.elapsed()).unwrap_or_default();
     let mut request = running.request;
     request.limits = limits_after(&request.limits, request.root.turn(), used);
-    request
+    (request, used)
 }
 
 /// The limits of a search that already used `used` of our time.

@@ -317,6 +317,9 @@ struct Evaluator<'a> {
     expected: &'a Expected,
     p: &'a EvalParams,
     attacks: OnceCell<[Attacks; 2]>,
+    /// Flank attacks on each colour's king: read by the linear term and the
+    /// king-danger units, counted once.
+    flank: OnceCell<[i32; 2]>,
 }
 
 /// The squares a colour's pieces other than its king attack, and those
@@ -329,7 +332,7 @@ struct Attacks {
 
 impl<'a> Evaluator<'a> {
     fn new(pos: &'a Position, expected: &'a Expected, p: &'a EvalParams) -> Evaluator<'a> {
-        Evaluator { pos, expected, p, attacks: OnceCell::new() }
+        Evaluator { pos, expected, p, attacks: OnceCell::new(), flank: OnceCell::new() }
     }
 
     #[inline]
@@ -362,6 +365,11 @@ impl<'a> Evaluator<'a> {
         if self.p.flank_attack == 0 && self.p.flank_attack_units == 0 {
             return 0;
         }
+        let counts = self.flank.get_or_init(|| [self.count_flank_attacks(Color::Black), self.count_flank_attacks(Color::White)]);
+        counts[color as usize]
+    }
+
+    fn count_flank_attacks(&self, color: Color) -> i32 {
         let king = self.pos.king(color);
         let files = match king.file() as u32 {
             0..=2 => 0..4,

@@ -306,6 +306,7 @@ fn iterate(searcher: &mut Searcher, id: usize, limits: &Limits, start: Instant, 
     let multipv = if id == 0 { limits.multipv.clamp(1, searcher.root_moves.len()) } else { 1 };
     let mut best_changes = 0.0f64;
     let mut last_best = searcher.root_moves[0].m;
+    let mut iteration_start = start.elapsed();
     for iteration in 1..=max_depth(limits) {
         let depth = iteration + i32::from(id % 2 == 1 && iteration > 1);
         for rm in searcher.root_moves.iter_mut() {
@@ -340,7 +341,10 @@ fn iterate(searcher: &mut Searcher, id: usize, limits: &Limits, start: Instant, 
         }
         let instability = 1.0 + best_changes;
         let control = searcher.control();
-        if searcher.time.as_mut().is_some_and(|t| t.soft_limit_reached(control, instability)) {
+        let now = start.elapsed();
+        let last_iteration = now - iteration_start;
+        iteration_start = now;
+        if searcher.time.as_mut().is_some_and(|t| t.stop_iterating(control, instability, last_iteration)) {
             break;
         }
     }

@@ -68,6 +68,8 @@ pub struct PartnerRequests {
     /// The partner asked us to sit (until `go`).
     pub sit: bool,
     pub trades: Option<Trades>,
+    /// The partner asked us to play fast (`fast`), or told us it is frozen in check (`dead`).
+    pub fast: bool,
 }
 
 impl PartnerRequests {
@@ -124,6 +126,9 @@ impl FlowValues {
 const TEAM_WEIGHT_PERCENT: i32 = 80;
 /// Extra value of a piece that lets its receiver drop a mate at once.
 const MATING_GIFT: i32 = 1_500;
+/// Extra value of a piece that gives a frozen side (to move, no legal move:
+/// RULES.md §3) a move: without one its clock runs out, in check or not.
+const FREEING_GIFT: i32 = 1_500;
 /// Extra value of a piece the partner asked for / asked us not to give.
 const NEED_BONUS: i32 = 150;
 const DONT_GIVE_BONUS: i32 = 400;
@@ -145,6 +150,10 @@ pub struct TeamModel {
     pub color: Color,
     pub flow: Option<FlowValues>,
     pub expected: Expected,
+    /// Our partner waits for material (frozen on the partner board, or it
+    /// asked for speed): every second we think is a second of its clock, so
+    /// the search takes a fraction of its usual time.
+    pub hurry: bool,
 }
 
 impl TeamModel {
@@ -164,8 +173,29 @@ impl TeamModel {
             (true, Some(board)) => forecast(board),
             _ => Expected::default(),
         };
-        TeamModel { color, flow, expected }
+        let partner_waits = partner.is_some_and(|board| is_frozen_to_move(board, color.other()));
+        let hurry = context.switches.sitting && (partner_waits || context.requests.fast);
+        TeamModel { color, flow, expected, hurry }
     }
+}
+
+/// Is `color` to move on `board` without a legal move (waiting for material)?
+pub fn is_frozen_to_move(board: &Position, color: Color) -> bool {
+    board.turn() == color && board.status() == Status::Frozen
+}
+
+/// The roles that would give the side to move, frozen, a legal move (dropped
+/// from its reserve).
+pub fn roles_that_free(board: &Position) -> Vec<Role> {
+    let us = board.turn();
+    HAND_ROLES
+        .into_iter()
+        .filter(|&role| {
+            let mut trial = board.clone();
+            trial.add_to_reserve(us, role);
+            trial.has_legal_move()
+        })
+        .collect()
 }
 
 /// The partner-board evaluation from `color`'s point of view.
@@ -196,13 +226,19 @@ pub fn flow_values(board: &Position, partner_color: Color, requests: &PartnerReq
     let opponent = partner_color.other();
     let now = score_for(board, partner_color);
     let mut flow = FlowValues { to_partner: [0; 5], to_partner_opponent: [0; 5] };
+    let frozen = board.status() == Status::Frozen;
+    let freeing = if frozen { roles_that_free(board) } else { Vec::new() };
     for role in HAND_ROLES {
         let i = role as usize - 1;
+        let frees = freeing.contains(&role);
         let mut helped = board.clone();
         helped.add_to_reserve(partner_color, role);
         let mut gain = (score_for(&helped, partner_color) - now) * TEAM_WEIGHT_PERCENT / 100;
         if drop_mates_with(board, partner_color, role) {
             gain += MATING_GIFT;
+        }
+        if frees && board.turn() == partner_color {
+            gain += FREEING_GIFT;
         }
         if requests.needs(role) {
             gain += NEED_BONUS;
@@ -212,6 +248,9 @@ pub fn flow_values(board: &Position, partner_color: Color, requests: &PartnerReq
         let mut loss = (now - score_for(&hurt, partner_color)) * TEAM_WEIGHT_PERCENT / 100;
         if drop_mates_with(board, opponent, role) {
             loss += MATING_GIFT;
+        }
+        if frees && board.turn() == opponent {
+            loss += FREEING_GIFT;
         }
         if requests.forbids(role) {
             loss += DONT_GIVE_BONUS;
@@ -304,6 +343,31 @@ mod tests {
         let flow = flow_values(&partner_board, Color::White, &PartnerRequests::default());
         assert!(flow.loss(Role::Knight) >= MATING_GIFT, "{flow:?}");
         assert!(flow.loss(Role::Pawn) < MATING_GIFT);
+    }
+
+    #[test]
+    fn a_frozen_partner_hurries_us_and_prizes_the_pieces_that_free_it() {
+        // The partner (White on the other board) is in check from the rook on
+        // a1 with no legal move: only a piece dropped on b1-g1 saves it.
+        let partner_board = board("6k1/8/8/8/8/8/6PP/r6K[] w - - 0 1");
+        assert!(is_frozen_to_move(&partner_board, Color::White));
+        assert_eq!(roles_that_free(&partner_board), [Role::Queen, Role::Rook, Role::Bishop, Role::Knight]);
+        let flow = flow_values(&partner_board, Color::White, &PartnerRequests::default());
+        assert!(flow.gain(Role::Knight) >= FREEING_GIFT, "{flow:?}");
+        assert!(flow.gain(Role::Pawn) < FREEING_GIFT, "a pawn cannot go to the first rank");
+        // Seen from the other team, the same pieces must not reach White.
+        let theirs = flow_values(&partner_board, Color::Black, &PartnerRequests::default());
+        assert!(theirs.loss(Role::Knight) >= FREEING_GIFT && theirs.loss(Role::Pawn) < FREEING_GIFT);
+
+        let ours = board("4k3/8/8/8/8/8/8/4K3[] b - - 0 1");
+        let context = TeamContext { partner_board: Some(partner_board.clone()), ..Default::default() };
+        assert!(TeamModel::new(&ours, &context).hurry, "our partner's clock runs while we think");
+        let no_sitting = TeamContext { switches: ModelSwitches { sitting: false, ..Default::default() }, ..context };
+        assert!(!TeamModel::new(&ours, &no_sitting).hurry);
+        // When the partner's opponent is the frozen one, we take our time.
+        let white_to_move = board("4k3/8/8/8/8/8/8/4K3[] w - - 0 1");
+        let context = TeamContext { partner_board: Some(partner_board), ..Default::default() };
+        assert!(!TeamModel::new(&white_to_move, &context).hurry);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use tandem_engine::{BoardId, Color, Reserve, Role};
+use tandem_engine::{BoardId, Color, Role};
 
 use crate::board_state::BoardState;
 use crate::output::echo;
@@ -233,7 +233,11 @@ impl BughouseContext {
             PartnerMessage::Sit => requests.sitting = true,
             PartnerMessage::Go => requests.sitting = false,
             PartnerMessage::Fast => requests.fast = Some(true),
-            PartnerMessage::Slow => requests.fast = Some(false),
+            // `slow` ends a wait: the partner moved, so it is no longer dead either.
+            PartnerMessage::Slow => {
+                requests.fast = Some(false);
+                requests.partner_dead = false;
+            }
             PartnerMessage::Dead => requests.partner_dead = true,
             PartnerMessage::Cancel => self.cancel_last_request(),
             PartnerMessage::Move(m) => requests.planned_move = Some(m.clone()),
@@ -295,22 +299,6 @@ impl BughouseContext {
     }
 }
 
-/// The roles that would give a side with no legal move one (dropped from its
-/// reserve), for a `need` message when we are frozen.
-pub fn roles_that_free(position: &tandem_engine::Position) -> Vec<Role> {
-    let us = position.turn();
-    tandem_engine::reserve::HAND_ROLES
-        .into_iter()
-        .filter(|&role| {
-            let mut trial = position.clone();
-            let mut reserve: Reserve = *trial.reserve(us);
-            reserve.add(role);
-            trial.set_reserve(us, reserve);
-            trial.has_legal_move()
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -345,5 +333,11 @@ mod tests {
         assert!(context.requests.need.is_empty());
         context.receive(PartnerMessage::Time(Duration::from_secs(3)));
         assert_eq!(context.clocks.time(Seat { board: BoardId::B, color: Color::Black }), Some(Duration::from_secs(3)));
+        // A frozen partner says `dead` and `fast`; its `slow` after the wait lifts both.
+        context.receive(PartnerMessage::Dead);
+        context.receive(PartnerMessage::Fast);
+        assert!(context.requests.partner_dead && context.requests.fast == Some(true));
+        context.receive(PartnerMessage::Slow);
+        assert!(!context.requests.partner_dead && context.requests.fast == Some(false));
     }
 }

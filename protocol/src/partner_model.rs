@@ -7,6 +7,7 @@
 use std::time::{Duration, Instant};
 
 use tandem_engine::search::alphabeta::MATE;
+use tandem_engine::search::timeman::EXPECTED_MOVES_LEFT;
 use tandem_engine::team::{
     sit_allowance, ModelSwitches, PartnerRequests as EngineRequests, TeamClocks, TeamContext, Trades as EngineTrades,
 };
@@ -135,6 +136,7 @@ pub fn team_context(context: &BughouseContext, root: &Position, clock: Option<&C
             need: role_bits(&asked.need),
             dont_give: role_bits(&asked.dont_give),
             sit: asked.sitting,
+            fast: asked.fast == Some(true) || asked.partner_dead,
             trades: asked.trades.map(|t| match t {
                 Trades::Good => EngineTrades::Good,
                 Trades::Bad => EngineTrades::Bad,
@@ -199,8 +201,6 @@ const MAX_PROBE_NODES: u64 = 20_000;
 const UNTIMED_PROBE_NODES: u64 = 4_000;
 /// Below this on our clock, no advice: the move goes out at once.
 pub const LOW_CLOCK: Duration = Duration::from_secs(2);
-/// Moves we plan for when estimating a move's time (as the time manager does).
-const EXPECTED_MOVES_LEFT: u32 = 25;
 /// Assumed speed when the search was too short to measure it.
 const DEFAULT_NPS: f64 = 200_000.0;
 
@@ -321,6 +321,7 @@ pub struct Outbox {
 fn kind(message: &str) -> &str {
     match message.split_whitespace().next().unwrap_or("") {
         "go" => "sit",
+        "slow" => "fast",
         word => word,
     }
 }
@@ -399,9 +400,14 @@ impl Outbox {
         out
     }
 
-    /// We moved: the wait is over, a later one says `fast` again.
-    pub fn moved(&mut self) {
-        self.forget("fast");
+    /// We moved: the wait is over. `slow` lifts a `fast` we said (the
+    /// partner stops hurrying), and a later wait says `fast` again.
+    pub fn moved(&mut self) -> Vec<String> {
+        if self.said("fast") {
+            self.fresh("slow").into_iter().collect()
+        } else {
+            Vec::new()
+        }
     }
 }
 
@@ -488,14 +494,16 @@ mod tests {
         let untimed = probe_nodes(&limits, Color::White, None, 0, Duration::ZERO);
         assert_eq!(untimed, Some(ProbeBudget { nodes: UNTIMED_PROBE_NODES, time_cap: None }));
         assert_eq!(nodes(Some(1_500), 1_000_000), None, "our clock is very low");
-        // 60 s left: a move of 2.4 s, a tenth of it at 1 M nodes/s is 20 000 nodes per probe, the cap.
-        assert_eq!(nodes(Some(60_000), 1_000_000), Some(MAX_PROBE_NODES));
-        let budget = probe_nodes(&limits, Color::White, Some(Duration::from_secs(60)), 1, Duration::ZERO);
-        assert_eq!(budget.and_then(|b| b.time_cap), Some(Duration::from_millis(480)));
-        // 3 s left at 1 M nodes/s: 120 ms moves, 12 ms of twelve probes, 1 000 nodes each.
-        assert_eq!(nodes(Some(3_000), 1_000_000), Some(1_000));
+        // 70 s left: a move of 2 s (35 moves to plan for), a tenth of it at
+        // 1 M nodes/s is 16 666 nodes per probe; at 2 M, 20 000 (the cap).
+        assert_eq!(nodes(Some(70_000), 1_000_000), Some(16_666));
+        assert_eq!(nodes(Some(70_000), 2_000_000), Some(MAX_PROBE_NODES));
+        let budget = probe_nodes(&limits, Color::White, Some(Duration::from_secs(70)), 1, Duration::ZERO);
+        assert_eq!(budget.and_then(|b| b.time_cap), Some(Duration::from_millis(400)));
+        // 4.2 s left at 1 M nodes/s: 120 ms moves, 12 ms of twelve probes, 1 000 nodes each.
+        assert_eq!(nodes(Some(4_200), 1_000_000), Some(1_000));
         // At 100 k nodes/s that would be 100 nodes: not worth a probe.
-        assert_eq!(nodes(Some(3_000), 100_000), None);
+        assert_eq!(nodes(Some(4_200), 100_000), None);
         let fast = Limits { movetime: Some(Duration::from_millis(10)), ..Limits::default() };
         assert_eq!(probe_nodes(&fast, Color::White, None, 0, Duration::ZERO), None);
     }
@@ -532,7 +540,8 @@ mod tests {
         assert_eq!(outbox.after_advice(&words(&["dead"]), false), vec!["dead"], "dead again after it lapsed");
         assert_eq!(outbox.waiting(&[Role::Knight], true), vec!["need N", "fast"], "dead was already said");
         assert!(outbox.waiting(&[Role::Knight], true).is_empty());
-        outbox.moved();
+        assert_eq!(outbox.moved(), vec!["slow"], "the partner may stop hurrying");
+        assert!(outbox.moved().is_empty());
         assert_eq!(outbox.waiting(&[], false), vec!["fast"]);
         outbox.reset();
         assert_eq!(outbox.after_advice(&words(&["need N"]), false), vec!["need N"]);

@@ -2,10 +2,11 @@
 
 use std::time::{Duration, Instant};
 
+use tandem_engine::team::roles_that_free;
 use tandem_engine::{parse_bfen, BoardId, Position, Reserve, Status};
 
 use crate::board_state::BoardState;
-use crate::bughouse::{roles_that_free, PartnerMessage, Seat};
+use crate::bughouse::{PartnerMessage, Seat};
 use crate::driver::{FrontEnd, Flow};
 use crate::engine_api::{Bound, Clock, Info, Limits, Score, SearchResult};
 use crate::engine_settings::{check_hash_fits, DeferredChanges, EngineChange, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
@@ -283,7 +284,7 @@ impl UciFrontEnd {
             search_moves,
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
-            spent: Duration::ZERO,
+            ..Limits::default()
         })
     }
 
@@ -343,7 +344,8 @@ impl UciFrontEnd {
             (None, _) => self.out.line("bestmove (none)"),
         }
         if result.best.is_some() {
-            self.outbox.moved();
+            let messages = self.outbox.moved();
+            self.tell(messages);
         }
     }
 

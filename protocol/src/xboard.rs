@@ -3,10 +3,11 @@
 
 use std::time::{Duration, Instant};
 
+use tandem_engine::team::roles_that_free;
 use tandem_engine::{parse_fen, Color, Position, Preset, Reserve, Role, Status};
 
 use crate::board_state::BoardState;
-use crate::bughouse::{roles_that_free, PartnerMessage};
+use crate::bughouse::PartnerMessage;
 use crate::driver::{FrontEnd, Flow};
 use crate::engine_api::{Clock, Info, Limits, Score, SearchResult};
 use crate::engine_settings::{check_hash_fits, DeferredChanges, EngineChange};
@@ -310,8 +311,9 @@ impl XboardFrontEnd {
             return;
         }
         self.session.board.play(best);
-        self.outbox.moved();
+        let messages = self.outbox.moved();
         self.out.line(&format!("move {best}"));
+        self.tell(messages);
         self.claim_result_after_our_move();
     }
 

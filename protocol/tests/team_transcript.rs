@@ -292,6 +292,7 @@ fn a_frozen_player_waits_for_material_and_says_so() {
     t.send("reserve n");
     let lines = t.read_until(|l| l.starts_with("bestmove"));
     assert_eq!(lines.last().map(String::as_str).and_then(|l| l.split_whitespace().nth(1)), Some("N@g8"), "{lines:?}");
+    assert_eq!(t.expect_prefix("ptell"), "ptell slow", "the wait is over: the partner may stop hurrying");
     // `stop` while frozen: `bestmove (none)`, as UCI wants a reply.
     say(&mut t, "position fen R6k/6pp/8/8/8/8/8/K7[] b - - 0 1");
     t.send("go depth 2");
@@ -354,4 +355,5 @@ fn cecp_frozen_engine_says_need_dead_fast_then_moves_when_material_comes() {
     assert!(has(&lines, "tellics ptell need") && lines.contains(&"tellics ptell dead".to_string()), "{lines:?}");
     t.send("holding [] [n]");
     assert_eq!(t.expect_prefix("move "), "move N@g8");
+    assert_eq!(t.expect_prefix("tellics ptell"), "tellics ptell slow");
 }

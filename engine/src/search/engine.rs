@@ -138,6 +138,13 @@ impl Engine {
         report: &mut (dyn FnMut(&Info) + Send),
     ) -> SearchResult {
         let model = TeamModel::new(root, team);
+        let hurried;
+        let limits = if model.hurry {
+            hurried = Limits { hurry: true, ..limits.clone() };
+            &hurried
+        } else {
+            limits
+        };
         let model = (model.flow.is_some() || !model.expected.is_empty()).then_some(model);
         let tt = self.table();
         tt.new_search();

@@ -22,11 +22,13 @@ use shakmaty::Color;
 use super::limits::{Control, Limits};
 
 /// Moves we expect still to play when the clock gives no `movestogo`.
-const EXPECTED_MOVES_LEFT: u32 = 35;
+pub const EXPECTED_MOVES_LEFT: u32 = 35;
 /// Never plan to use more than this share of the remaining time on one move.
 const MAX_SHARE_PERCENT: u32 = 40;
 /// A restarted search keeps at least this share of the move's soft budget.
 const RESTART_SHARE_PERCENT: u32 = 30;
+/// A hurried move (see [`Limits::hurry`]) gets this fraction of the budget.
+const HURRY_DIVISOR: u32 = 4;
 /// The least an iteration is expected to take, as a multiple of the one before.
 const NEXT_ITERATION_GROWTH: f64 = 2.0;
 
@@ -104,7 +106,10 @@ fn budget(limits: &Limits, turn: Color) -> (Option<Duration>, Option<Duration>) 
     let left = left.saturating_sub(overhead);
     let increment = clock.increment(turn);
     let moves = clock.moves_to_go.unwrap_or(EXPECTED_MOVES_LEFT).clamp(1, EXPECTED_MOVES_LEFT);
-    let base = (left + limits.spent) / moves + increment * 3 / 4;
+    let mut base = (left + limits.spent) / moves + increment * 3 / 4;
+    if limits.hurry {
+        base /= HURRY_DIVISOR;
+    }
     let cap = left * MAX_SHARE_PERCENT / 100;
     let soft = base.min(cap).max(Duration::from_millis(1)) * 6 / 10;
     let hard = (base * 3).min(cap).max(soft);
@@ -133,6 +138,17 @@ mod tests {
         let fixed = Limits { movetime: Some(Duration::from_millis(500)), ..Limits::default() };
         assert_eq!(budget(&fixed, Color::Black), (Some(Duration::from_millis(500)), Some(Duration::from_millis(500))));
         assert_eq!(budget(&Limits { infinite: true, ..limits }, Color::White), (None, None));
+    }
+
+    #[test]
+    fn a_hurried_move_gets_a_quarter_of_the_budget() {
+        let clock = Clock { time: [Some(Duration::from_secs(60)); 2], increment: [Duration::ZERO; 2], moves_to_go: None };
+        let normal = Limits { clock: Some(clock), ..Limits::default() };
+        let (soft, hard) = budget(&normal, Color::White);
+        let (fast_soft, fast_hard) = budget(&Limits { hurry: true, ..normal }, Color::White);
+        let quarter = |d: Option<Duration>| d.unwrap() / HURRY_DIVISOR;
+        assert!(fast_soft.unwrap().abs_diff(quarter(soft)) < Duration::from_micros(1));
+        assert!(fast_hard.unwrap().abs_diff(quarter(hard)) < Duration::from_micros(1));
     }
 
     #[test]

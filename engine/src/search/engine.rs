@@ -138,13 +138,7 @@ impl Engine {
         report: &mut (dyn FnMut(&Info) + Send),
     ) -> SearchResult {
         let model = TeamModel::new(root, team);
-        let hurried;
-        let limits = if model.hurry {
-            hurried = Limits { hurry: true, ..limits.clone() };
-            &hurried
-        } else {
-            limits
-        };
+        let hurry = model.hurry;
         let model = (model.flow.is_some() || !model.expected.is_empty()).then_some(model);
         let tt = self.table();
         tt.new_search();
@@ -180,7 +174,7 @@ impl Engine {
                 });
             }
             let mut main = Searcher::new(&shared, 0, root, history, root_moves, model.as_ref(), main_table);
-            main.time = Some(TimeManager::new(limits, root.turn()));
+            main.time = Some(TimeManager::new(limits, root.turn(), hurry));
             iterate(&mut main, 0, limits, start, Some(report));
             shared.abort.store(true, Ordering::Relaxed);
             main.flush_nodes();

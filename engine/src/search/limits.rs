@@ -48,9 +48,6 @@ pub struct Limits {
     /// new root (a reserve changed mid-move). The clock in `clock` is already
     /// that much lower; the time manager plans for the whole move.
     pub spent: Duration,
-    /// The team needs this board to move fast (our partner waits for
-    /// material): the clock budget shrinks to a fraction.
-    pub hurry: bool,
 }
 
 /// Shared flags through which the caller steers a running search.

@@ -27,7 +27,8 @@ pub const EXPECTED_MOVES_LEFT: u32 = 35;
 const MAX_SHARE_PERCENT: u32 = 40;
 /// A restarted search keeps at least this share of the move's soft budget.
 const RESTART_SHARE_PERCENT: u32 = 30;
-/// A hurried move (see [`Limits::hurry`]) gets this fraction of the budget.
+/// A hurried move (the team model's `hurry`: our partner waits for material)
+/// gets this fraction of the budget.
 const HURRY_DIVISOR: u32 = 4;
 /// The least an iteration is expected to take, as a multiple of the one before.
 const NEXT_ITERATION_GROWTH: f64 = 2.0;
@@ -41,8 +42,8 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    pub fn new(limits: &Limits, turn: Color) -> TimeManager {
-        let (soft, hard) = budget(limits, turn);
+    pub fn new(limits: &Limits, turn: Color, hurry: bool) -> TimeManager {
+        let (soft, hard) = budget(limits, turn, hurry);
         TimeManager { start: Instant::now(), soft, hard, was_pondering: false }
     }
 
@@ -92,7 +93,7 @@ impl TimeManager {
 }
 
 /// (soft, hard) limits for the search.
-fn budget(limits: &Limits, turn: Color) -> (Option<Duration>, Option<Duration>) {
+fn budget(limits: &Limits, turn: Color, hurry: bool) -> (Option<Duration>, Option<Duration>) {
     if limits.infinite {
         return (None, None);
     }
@@ -107,7 +108,7 @@ fn budget(limits: &Limits, turn: Color) -> (Option<Duration>, Option<Duration>) 
     let increment = clock.increment(turn);
     let moves = clock.moves_to_go.unwrap_or(EXPECTED_MOVES_LEFT).clamp(1, EXPECTED_MOVES_LEFT);
     let mut base = (left + limits.spent) / moves + increment * 3 / 4;
-    if limits.hurry {
+    if hurry {
         base /= HURRY_DIVISOR;
     }
     let cap = left * MAX_SHARE_PERCENT / 100;
@@ -131,21 +132,21 @@ mod tests {
             moves_to_go: None,
         };
         let limits = Limits { clock: Some(clock), ..Limits::default() };
-        let (soft, hard) = budget(&limits, Color::White);
+        let (soft, hard) = budget(&limits, Color::White, false);
         let (soft, hard) = (soft.unwrap(), hard.unwrap());
         assert!(soft < hard && hard <= Duration::from_secs(24));
         assert!(soft >= Duration::from_millis(500));
         let fixed = Limits { movetime: Some(Duration::from_millis(500)), ..Limits::default() };
-        assert_eq!(budget(&fixed, Color::Black), (Some(Duration::from_millis(500)), Some(Duration::from_millis(500))));
-        assert_eq!(budget(&Limits { infinite: true, ..limits }, Color::White), (None, None));
+        assert_eq!(budget(&fixed, Color::Black, false), (Some(Duration::from_millis(500)), Some(Duration::from_millis(500))));
+        assert_eq!(budget(&Limits { infinite: true, ..limits }, Color::White, false), (None, None));
     }
 
     #[test]
     fn a_hurried_move_gets_a_quarter_of_the_budget() {
         let clock = Clock { time: [Some(Duration::from_secs(60)); 2], increment: [Duration::ZERO; 2], moves_to_go: None };
         let normal = Limits { clock: Some(clock), ..Limits::default() };
-        let (soft, hard) = budget(&normal, Color::White);
-        let (fast_soft, fast_hard) = budget(&Limits { hurry: true, ..normal }, Color::White);
+        let (soft, hard) = budget(&normal, Color::White, false);
+        let (fast_soft, fast_hard) = budget(&normal, Color::White, true);
         let quarter = |d: Option<Duration>| d.unwrap() / HURRY_DIVISOR;
         assert!(fast_soft.unwrap().abs_diff(quarter(soft)) < Duration::from_micros(1));
         assert!(fast_hard.unwrap().abs_diff(quarter(hard)) < Duration::from_micros(1));
@@ -155,17 +156,17 @@ mod tests {
     fn a_restarted_search_continues_the_move_s_budget() {
         let clock = |ms| Clock { time: [Some(Duration::from_millis(ms)); 2], increment: [Duration::ZERO; 2], moves_to_go: None };
         let fresh = Limits { clock: Some(clock(60_000)), ..Limits::default() };
-        let (soft, hard) = budget(&fresh, Color::White);
+        let (soft, hard) = budget(&fresh, Color::White, false);
         let (soft, hard) = (soft.unwrap(), hard.unwrap());
         // 300 ms into the move a piece arrived: the clock shows 59.7 s.
         let spent = Duration::from_millis(300);
         let restarted = Limits { clock: Some(clock(59_700)), spent, ..Limits::default() };
-        let (soft_left, hard_left) = budget(&restarted, Color::White);
+        let (soft_left, hard_left) = budget(&restarted, Color::White, false);
         assert_eq!(soft_left.unwrap(), soft - spent);
         assert_eq!(hard_left.unwrap(), hard - spent);
         // Past the soft budget, the new position still gets a share of it.
         let late = Limits { clock: Some(clock(50_000)), spent: Duration::from_secs(10), ..Limits::default() };
-        let (soft_late, hard_late) = budget(&late, Color::White);
+        let (soft_late, hard_late) = budget(&late, Color::White, false);
         assert_eq!(soft_late.unwrap(), soft * RESTART_SHARE_PERCENT / 100);
         assert!(hard_late.unwrap() >= soft_late.unwrap());
     }

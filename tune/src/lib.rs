@@ -96,27 +96,28 @@ pub struct Pass {
     pub changed: usize,
 }
 
-/// Moves each weight by its step while that lowers the error; a step halves
-/// (down to 1) when neither direction helps. The scale is refitted after each
-/// pass. Stops after `max_passes` passes or a pass with every step at 1 and
-/// nothing changed.
+/// Moves each weight whose name `tunable` accepts by its step while that
+/// lowers the error; a step halves (down to 1) when neither direction helps.
+/// The scale is refitted after each pass. Stops after `max_passes` passes or
+/// a pass with every step at 1 and nothing changed.
 pub fn local_search(
     samples: &[Sample],
     start: EvalParams,
     max_passes: usize,
+    tunable: impl Fn(&str) -> bool,
     mut report: impl FnMut(&Pass, &EvalParams),
 ) -> EvalParams {
     let mut scale = fit_scale(samples, &start);
     let mut best = start;
     let mut best_error = mean_error(samples, &best, scale);
     let count = best.named_weights_mut().len();
-    let mut steps: Vec<i32> = {
+    let (mut steps, free): (Vec<i32>, Vec<bool>) = {
         let mut copy = best;
-        copy.named_weights_mut().iter().map(|(_, w)| (w.abs() / 8).max(8)).collect()
+        copy.named_weights_mut().iter().map(|(name, w)| ((w.abs() / 8).max(8), tunable(name))).unzip()
     };
     for number in 1..=max_passes {
         let mut changed = 0;
-        for i in 0..count {
+        for i in (0..count).filter(|&i| free[i]) {
             let mut improved = false;
             for direction in [1, -1] {
                 let mut candidate = best;
@@ -136,7 +137,7 @@ pub fn local_search(
         scale = fit_scale(samples, &best);
         best_error = mean_error(samples, &best, scale);
         report(&Pass { number, error: best_error, scale, changed }, &best);
-        if changed == 0 && steps.iter().all(|&s| s == 1) {
+        if changed == 0 && steps.iter().zip(&free).all(|(&s, &f)| s == 1 || !f) {
             break;
         }
     }
@@ -167,10 +168,12 @@ mod tests {
         let samples = parse_samples(&format!("{fen};630\n{FEN};30\n"), Rules::crazyhouse()).unwrap();
         let start = EvalParams::DROP_CHESS;
         let before = mean_error(&samples, &start, fit_scale(&samples, &start));
-        let tuned = local_search(&samples, start, 50, |_, _| {});
+        let tuned = local_search(&samples, start, 50, |_| true, |_, _| {});
         let after = mean_error(&samples, &tuned, fit_scale(&samples, &tuned));
         assert!(after < before / 10.0, "{before} -> {after}");
         assert!(tuned.hand[1] > start.hand[1], "{:?}", tuned.hand);
+        let only_pawns = local_search(&samples, start, 50, |name| name.starts_with("hand[0]"), |_, _| {});
+        assert_eq!(only_pawns.hand[1], start.hand[1], "a weight left out does not move");
     }
 
     #[test]

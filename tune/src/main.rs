@@ -23,6 +23,10 @@ struct Cli {
     /// value for `EvalParams::DROP_CHESS`), so a long run can be stopped at any time.
     #[arg(long)]
     out: Option<std::path::PathBuf>,
+    /// Tune only the weights whose names start with one of these
+    /// (comma-separated, e.g. `threat,hanging`); the rest stay as they are.
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
 }
 
 fn main() -> ExitCode {
@@ -45,7 +49,8 @@ fn main() -> ExitCode {
     let scale = fit_scale(&training, &start);
     println!("{} training and {} held-out positions; scale {scale:.4}", training.len(), holdout.len());
     println!("start: error {:.6}, held out {:.6}", mean_error(&training, &start, scale), mean_error(&holdout, &start, scale));
-    let tuned = local_search(&training, start, cli.passes, |pass, params| {
+    let tunable = |name: &str| cli.only.is_empty() || cli.only.iter().any(|prefix| name.starts_with(prefix.as_str()));
+    let tuned = local_search(&training, start, cli.passes, tunable, |pass, params| {
         let held = mean_error(&holdout, params, pass.scale);
         println!(
             "pass {}: error {:.6}, held out {held:.6}, scale {:.4}, {} weights moved",

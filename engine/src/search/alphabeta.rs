@@ -19,7 +19,10 @@
 //! results go to the TT at depth 0. Checking drops are *not* searched in
 //! quiescence: in a position with a full hand they multiply the tree by the
 //! number of empty squares around the king, and the check extension of the
-//! main search already follows them.
+//! main search already follows them. (Tried twice: all checks at the first
+//! quiescence ply lost in self-play, and safe direct checks and checking drops
+//! there scored 9 of 40 against Fairy-Stockfish where the build without them
+//! scored 14.5 on the same openings.)
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 

@@ -249,9 +249,13 @@ impl XboardAdapter {
         if !self.forced {
             lines.push("force".to_string());
         }
-        lines.push(format!("{prefix}{last}"));
         // Only a White engine misreads reserves before its first search (Sjeng).
-        if self.started || self.color == Color::Black {
+        let may_send_holdings = self.started || self.color == Color::Black;
+        if let Some(before) = self.reserves_before_drop(last, &request.reserves).filter(|_| may_send_holdings) {
+            lines.push(Self::holding_line(&before));
+        }
+        lines.push(format!("{prefix}{last}"));
+        if may_send_holdings {
             lines.push(Self::holding_line(&request.reserves));
             self.believed = request.reserves;
         }
@@ -263,6 +267,22 @@ impl XboardAdapter {
             lines.extend(self.holding_after_start(request.reserves));
         }
         lines
+    }
+
+    /// The reserves to send before the opponent's drop `last` when the engine
+    /// may not know the dropped piece: a live update from the partner board
+    /// carries the reserves of the moment it is sent, which may already lack a
+    /// piece dropped on this board by a move not yet sent. `None` when the
+    /// move is no drop or the engine already credits the opponent with it.
+    fn reserves_before_drop(&self, last: &str, after: &[Reserve; 2]) -> Option<[Reserve; 2]> {
+        let role = dropped_role(last)?;
+        let opponent = slot(self.color.other());
+        if self.believed[opponent].count(role) > 0 {
+            return None;
+        }
+        let mut before = *after;
+        before[opponent].add(role);
+        Some(before)
     }
 
     fn resync(&mut self, request: &MoveRequest) -> Vec<String> {
@@ -579,5 +599,18 @@ mod tests {
         // White dropped its knight: entered in force mode, then the reserves, then `go`.
         let lines = sjeng.translate(&ToEngine::Go(request(&["e2e4", "e7e5", "N@f3"], [Reserve::EMPTY, pawn])));
         assert_eq!(lines, ["force", "N@f3", "holding [] [P]", "time 800", "otim 900", "go"]);
+        // A live update between searches may already lack the piece of a drop
+        // not yet sent (White holds a bishop, drops it, and meanwhile Black
+        // gains a pawn on the partner board): the drop is preceded by
+        // reserves that still hold the bishop, so the engine accepts it.
+        let parsed = sjeng.parse("move d7d5");
+        assert_eq!(parsed.replies, ["holding [] [P]"]);
+        let mut pawns = pawn;
+        pawns.add(tandem_engine::Role::Pawn);
+        let lines = sjeng.translate(&ToEngine::Reserves { fen: String::new(), reserves: [Reserve::EMPTY, pawns] });
+        assert_eq!(lines, ["holding [] [PP]"]);
+        let moves = ["e2e4", "e7e5", "N@f3", "d7d5", "B@b5"];
+        let lines = sjeng.translate(&ToEngine::Go(request(&moves, [Reserve::EMPTY, pawns])));
+        assert_eq!(lines, ["force", "holding [B] [PP]", "B@b5", "holding [] [PP]", "time 800", "otim 900", "go"]);
     }
 }

@@ -39,6 +39,11 @@ def label(engine, board, depth):
     return cp, best
 
 
+def is_quiet(board, best):
+    """A position worth fitting: not in check, and the best move no capture or promotion."""
+    return best is not None and not board.is_check() and not board.is_capture(best) and best.promotion is None
+
+
 def play_game(players, labeller, start_fen, rng, args, out):
     board = chess.variant.CrazyhouseBoard(start_fen)
     for _ in range(rng.randint(1, 4)):
@@ -47,8 +52,7 @@ def play_game(players, labeller, start_fen, rng, args, out):
         board.push(rng.choice(list(board.legal_moves)))
     while not board.is_game_over() and board.ply() < args.max_plies:
         cp, best = label(labeller, board, args.label_depth)
-        quiet = best is not None and not board.is_check() and not board.is_capture(best) and best.promotion is None
-        if quiet:
+        if is_quiet(board, best):
             out.write(f"{board.fen()};{cp}\n")
         if abs(cp) >= MATE_CP:
             return

@@ -4,9 +4,10 @@
 Reads BPGN/PGN files of one-board crazyhouse games (the arena's `--bpgn`
 records, for example) and writes every quiet position in the format of
 `gen_positions.py` (side to move not in check, Fairy-Stockfish's best move not
-a capture, `FEN;score` with its depth-8 score). Games the engine actually
-played against a stronger opponent supply the positions it misjudges, far
-faster than playing new games at fixed depths.
+a capture, `FEN;score` with its depth-8 score), far faster than playing new
+games at fixed depths. Positions from one engine's own games are a narrow
+sample, though: a fit to tandem's losses lowered the error and played worse
+(tune/README.md).
 
     python tune/label_games.py /tmp/match.bpgn ... > positions.txt
 """
@@ -16,7 +17,7 @@ import sys
 import chess.engine
 import chess.pgn
 
-from gen_positions import FSF, label
+from gen_positions import FSF, is_quiet, label
 
 
 def positions(paths):
@@ -49,7 +50,7 @@ def main():
             if n % count != index or board.is_check() or board.is_game_over():
                 continue
             cp, best = label(labeller, board, args.label_depth)
-            if best is not None and not board.is_capture(best) and best.promotion is None:
+            if is_quiet(board, best):
                 sys.stdout.write(f"{board.fen()};{cp}\n")
     finally:
         labeller.quit()

@@ -24,7 +24,7 @@ struct Cli {
     #[arg(long)]
     out: Option<std::path::PathBuf>,
     /// Tune only the weights whose names start with one of these
-    /// (comma-separated, e.g. `threat,hanging`); the rest stay as they are.
+    /// (comma-separated, e.g. `hand,king_danger`); the rest stay as they are.
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
 }

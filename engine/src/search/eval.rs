@@ -16,7 +16,10 @@
 //! - **Drop mobility**: for each role in hand, the empty squares of the enemy
 //!   half that the enemy does not attack, where it could land.
 //! - **Piece-square terms**: centralised knights and bishops, advanced pawns,
-//!   the king's rank and file while drops are possible.
+//!   the king's rank and file while drops are possible, and a fitted table
+//!   per role (rank from the owner's side, file folded at the centre) that
+//!   says what those few shapes cannot (a rook or queen on the enemy's back
+//!   rank, an attack on the king, is worth about a pawn more).
 //! - **Mobility**: squares attacked by each piece.
 //! - **Pawn structure**: passed pawns by rank, doubled and isolated pawns.
 //! - **Tempo**: the initiative is worth more than in chess, where a move is a threat.
@@ -98,6 +101,10 @@ pub struct EvalParams {
     /// nearer edge (a/h = 0).
     pub king_rank: [i32; 4],
     pub king_file: [i32; 4],
+    /// Piece-square table of each role on the board (pawn to king), indexed
+    /// by [`psqt_index`]: rank counted from the owner's side, file folded
+    /// onto the queen's side (the board is left-right symmetric).
+    pub psqt: [[i32; 32]; 6],
 }
 
 impl EvalParams {
@@ -131,6 +138,20 @@ impl EvalParams {
         king_exposed: 176,
         king_rank: [88, 1, 28, -110],
         king_file: [110, 94, -82, -76],
+        psqt: [
+            // pawn
+            [0, 0, 0, 0, -24, 37, 1, -58, -33, -45, -3, -38, -62, -74, -34, -26, -50, -12, -16, 72, -13, -12, 34, -34, -46, 96, -31, -28, 0, 0, 0, 0],
+            // knight
+            [-96, -8, -29, 64, -16, -96, -30, 20, -28, 13, -16, 9, -3, 96, 28, -39, 84, 38, -50, -40, 30, 96, -76, -2, -34, -96, 4, -96, -80, -96, -12, -38],
+            // bishop
+            [-96, 18, 4, 96, -8, 84, -21, 30, 40, 76, 31, -49, 56, -24, -7, 4, 35, -9, -96, 7, -27, -34, 4, -10, -72, 12, -96, -96, -58, -4, -16, -80],
+            // rook
+            [8, 14, 20, 6, -1, -8, -40, 96, 2, -56, -68, -96, -16, -96, -22, 80, -96, -88, -96, -96, -96, 96, -96, 8, -40, 58, -5, -96, 96, 96, 96, 96],
+            // queen
+            [-84, -20, 14, 28, -64, 1, 6, 64, 40, 28, -40, -8, -10, -60, 7, -88, 3, -2, -72, -46, 96, 88, -8, -32, 76, 96, 96, 50, 96, 96, 96, 88],
+            // king
+            [-96, -96, 37, 24, 96, 6, 96, 72, -28, 23, 96, 96, -16, -80, 96, 96, 96, -96, -96, -60, 0, -96, 1, -96, 6, 0, 0, 0, 0, 0, 0, 0],
+        ],
     };
 
     /// Weights for chess without drops, set by hand before any tuning (the
@@ -162,6 +183,7 @@ impl EvalParams {
         king_exposed: 40,
         king_rank: [0; 4],
         king_file: [0; 4],
+        psqt: [[0; 32]; 6],
     };
 
     /// The weights played under `rules`.
@@ -210,6 +232,7 @@ impl EvalParams {
             king_exposed,
             king_rank,
             king_file,
+            psqt,
         } = self;
         let mut out = Vec::new();
         table(&mut out, "board", 1, &mut board[1..5]);
@@ -222,6 +245,12 @@ impl EvalParams {
         table(&mut out, "passed", 1, &mut passed[1..7]);
         table(&mut out, "king_rank", 0, &mut king_rank[..]);
         table(&mut out, "king_file", 0, &mut king_file[..]);
+        // Pawns never stand on their first or last rank.
+        let [pawn, knight, bishop, rook, queen, king] = psqt;
+        table(&mut out, "psqt_pawn", 4, &mut pawn[4..28]);
+        for (name, slots) in [("psqt_knight", knight), ("psqt_bishop", bishop), ("psqt_rook", rook), ("psqt_queen", queen), ("psqt_king", king)] {
+            table(&mut out, name, 0, &mut slots[..]);
+        }
         let scalars = [
             ("promoted_discount", promoted_discount),
             ("empty_neighbour_units", empty_neighbour_units),
@@ -459,6 +488,10 @@ impl<'a> Evaluator<'a> {
         for sq in pos.pieces(color, Role::Pawn) {
             score += relative_rank(color, sq).saturating_sub(1) as i32 * p.pawn_advance;
         }
+        for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King] {
+            let table = &p.psqt[idx(role)];
+            score += pos.pieces(color, role).into_iter().map(|sq| table[psqt_index(color, sq)]).sum::<i32>();
+        }
         if pos.rules().has_drops() {
             let king = pos.king(color);
             let rank = relative_rank(color, king);
@@ -593,6 +626,15 @@ fn centrality(sq: Square) -> i32 {
     df.min(dr)
 }
 
+/// The slot of `sq` in a piece-square table of `color`: rank from its own
+/// side times four, plus the file's distance from the a-file side of the
+/// board folded at the centre (a/h = 0 ... d/e = 3).
+#[inline]
+fn psqt_index(color: Color, sq: Square) -> usize {
+    let file = sq.file() as usize;
+    relative_rank(color, sq) as usize * 4 + file.min(7 - file)
+}
+
 /// Rank counted from `color`'s side, 0 = its first rank.
 #[inline]
 fn relative_rank(color: Color, sq: Square) -> u32 {
@@ -709,6 +751,16 @@ mod tests {
         let covered = landing("4k3/8/3n1n2/8/8/8/8/4K3[N] w - - 0 1");
         assert_eq!(open, 31 * p.drop_mobility[1], "every empty square of ranks 5-8 but the king's");
         assert!(covered < open, "{covered} >= {open}");
+    }
+
+    #[test]
+    fn piece_square_slots_mirror_colours_and_files() {
+        assert_eq!(psqt_index(Color::White, Square::A1), 0);
+        assert_eq!(psqt_index(Color::Black, Square::A8), 0);
+        assert_eq!(psqt_index(Color::White, Square::H1), 0);
+        assert_eq!(psqt_index(Color::White, Square::E2), 4 + 3);
+        assert_eq!(psqt_index(Color::Black, Square::D7), 4 + 3);
+        assert_eq!(psqt_index(Color::White, Square::H8), 28);
     }
 
     #[test]

@@ -102,8 +102,8 @@ pub struct EvalParams {
     pub king_rank: [i32; 4],
     pub king_file: [i32; 4],
     /// Piece-square table of each role on the board (pawn to king), indexed
-    /// by [`psqt_index`]: rank counted from the owner's side, file folded
-    /// onto the queen's side (the board is left-right symmetric).
+    /// by [`psqt_index`]: rank counted from the owner's side, file counted
+    /// from the nearer edge (the board is left-right symmetric).
     pub psqt: [[i32; 32]; 6],
 }
 
@@ -488,15 +488,14 @@ impl<'a> Evaluator<'a> {
         for sq in pos.pieces(color, Role::Pawn) {
             score += relative_rank(color, sq).saturating_sub(1) as i32 * p.pawn_advance;
         }
-        for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King] {
+        for role in Role::ALL {
             let table = &p.psqt[idx(role)];
             score += pos.pieces(color, role).into_iter().map(|sq| table[psqt_index(color, sq)]).sum::<i32>();
         }
         if pos.rules().has_drops() {
             let king = pos.king(color);
             let rank = relative_rank(color, king);
-            let file = king.file() as usize;
-            score += p.king_rank[(rank as usize).min(3)] + p.king_file[file.min(7 - file)];
+            score += p.king_rank[(rank as usize).min(3)] + p.king_file[file_from_edge(king)];
             if rank > 1 {
                 score -= p.king_exposed;
             }
@@ -627,12 +626,17 @@ fn centrality(sq: Square) -> i32 {
 }
 
 /// The slot of `sq` in a piece-square table of `color`: rank from its own
-/// side times four, plus the file's distance from the a-file side of the
-/// board folded at the centre (a/h = 0 ... d/e = 3).
+/// side times four, plus the file's distance from the nearer edge.
 #[inline]
 fn psqt_index(color: Color, sq: Square) -> usize {
+    relative_rank(color, sq) as usize * 4 + file_from_edge(sq)
+}
+
+/// The file's distance from the nearer edge of the board: a/h = 0 ... d/e = 3.
+#[inline]
+fn file_from_edge(sq: Square) -> usize {
     let file = sq.file() as usize;
-    relative_rank(color, sq) as usize * 4 + file.min(7 - file)
+    file.min(7 - file)
 }
 
 /// Rank counted from `color`'s side, 0 = its first rank.

@@ -32,6 +32,7 @@ use crate::rules::{Mate, Repetition, Stalemate};
 use crate::status::Status;
 
 use super::eval::{evaluate_with, Expected};
+use super::evalcache::EvalCache;
 use crate::moves::MoveKind;
 use crate::team::{FlowValues, TeamModel};
 use super::limits::{Bound, Control, Info, Score};
@@ -109,6 +110,7 @@ pub struct Searcher<'a> {
     played: Vec<Move>,
     /// The move a singular-extension search leaves out at each ply.
     excluded: Vec<Move>,
+    eval_cache: EvalCache,
 }
 
 /// Reductions for late moves, by depth and move number.
@@ -185,15 +187,17 @@ impl<'a> Searcher<'a> {
             evals: vec![-INFINITY; MAX_PLY + 2],
             played: vec![Move::NONE; MAX_PLY + 2],
             excluded: vec![Move::NONE; MAX_PLY + 2],
+            eval_cache: EvalCache::default(),
         }
     }
 
     /// Static evaluation plus the team balance of the line (`balance` is from
     /// the root side's point of view).
     #[inline]
-    fn evaluate(&self, pos: &Position, balance: i32) -> i32 {
+    fn evaluate(&mut self, pos: &Position, balance: i32) -> i32 {
         let balance = if pos.turn() == self.root_color { balance } else { -balance };
-        evaluate_with(pos, &self.expected) + balance
+        let expected = &self.expected;
+        self.eval_cache.get_or_insert(pos.hash(), || evaluate_with(pos, expected)) + balance
     }
 
     /// What the capture made by `m` is worth to the root side's team beyond

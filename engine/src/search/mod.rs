@@ -14,6 +14,7 @@ pub mod alphabeta;
 pub mod correction;
 pub mod engine;
 pub mod eval;
+pub mod evalcache;
 pub mod limits;
 pub mod ordering;
 pub mod see;

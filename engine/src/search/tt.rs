@@ -18,7 +18,8 @@
 //! | 51-56 | generation (6 bits, advanced once per search) |
 //! | 57-63 | unused |
 //!
-//! Entries sit in buckets of four (64 bytes, one cache line). A store replaces
+//! Entries sit in buckets of four (64 bytes, aligned to one cache line, so a
+//! probe costs one memory access). A store replaces
 //! the entry with the same key, else the one least worth keeping: shallow and
 //! from an old search.
 
@@ -73,8 +74,14 @@ struct Slot {
 const BUCKET: usize = 4;
 const MOVE_BITS: u64 = (1 << 25) - 1;
 
+/// One cache line of slots. (A `Vec<Slot>` is only 8-byte aligned: most of
+/// its 4-slot buckets would straddle two cache lines.)
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket([Slot; BUCKET]);
+
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    buckets: Vec<Bucket>,
     /// Number of buckets minus one (a power of two).
     mask: usize,
     generation: AtomicU8,
@@ -85,18 +92,18 @@ impl TranspositionTable {
     /// Fails, instead of aborting the process, when the memory cannot be had.
     pub fn new(megabytes: usize) -> Result<TranspositionTable, String> {
         let bytes = megabytes.max(1).saturating_mul(1024 * 1024);
-        let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).next_power_of_two() / 2;
-        let buckets = buckets.max(1);
-        let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(buckets * BUCKET)
+        let count = (bytes / std::mem::size_of::<Bucket>()).next_power_of_two() / 2;
+        let count = count.max(1);
+        let mut buckets = Vec::new();
+        buckets
+            .try_reserve_exact(count)
             .map_err(|_| format!("cannot allocate a {megabytes} MB hash table"))?;
-        slots.resize_with(buckets * BUCKET, Slot::default);
-        Ok(TranspositionTable { slots, mask: buckets - 1, generation: AtomicU8::new(0) })
+        buckets.resize_with(count, Bucket::default);
+        Ok(TranspositionTable { buckets, mask: count - 1, generation: AtomicU8::new(0) })
     }
 
     pub fn clear(&self) {
-        for slot in &self.slots {
+        for slot in self.buckets.iter().flat_map(|b| &b.0) {
             slot.check.store(0, Ordering::Relaxed);
             slot.data.store(0, Ordering::Relaxed);
         }
@@ -110,9 +117,8 @@ impl TranspositionTable {
     }
 
     #[inline]
-    fn bucket(&self, key: u64) -> &[Slot] {
-        let start = (key as usize & self.mask) * BUCKET;
-        &self.slots[start..start + BUCKET]
+    fn bucket(&self, key: u64) -> &[Slot; BUCKET] {
+        &self.buckets[key as usize & self.mask].0
     }
 
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
@@ -169,9 +175,12 @@ impl TranspositionTable {
     /// Permille of sampled entries written during the current search.
     pub fn hashfull(&self) -> u32 {
         let generation = u64::from(self.generation.load(Ordering::Relaxed));
-        let sample = self.slots.len().min(1000);
-        let used = self.slots[..sample]
+        let sample = (self.buckets.len() * BUCKET).min(1000);
+        let used = self
+            .buckets
             .iter()
+            .flat_map(|b| &b.0)
+            .take(sample)
             .filter(|s| {
                 let data = s.data.load(Ordering::Relaxed);
                 data != 0 && (data >> 51) & 63 == generation

@@ -5,8 +5,10 @@
 //! safe checking drops, drop mobility) is a third of the search's time. Each
 //! slot packs the upper 32 bits of the position's hash with the evaluation in
 //! one `u64`; the slot is chosen by the lower bits, so a hit compares 32 +
-//! [`BITS`] bits of the key. The evaluation is a function of the position
-//! alone, so the cache changes the speed of a search, never its result.
+//! [`BITS`] bits of the key. The evaluation depends only on the position and
+//! on the team model's expected arrivals, which are fixed for one search; a
+//! cache lives for one search, so it changes a search's speed, never its
+//! result.
 
 /// log2 of the number of slots (2^17 slots of 8 bytes: 1 MiB per thread).
 const BITS: u32 = 17;

@@ -19,9 +19,8 @@
 //! | 57-63 | unused |
 //!
 //! Entries sit in buckets of four (64 bytes, aligned to one cache line, so a
-//! probe costs one memory access). A store replaces
-//! the entry with the same key, else the one least worth keeping: shallow and
-//! from an old search.
+//! probe costs one memory access). A store replaces the entry with the same
+//! key, else the one least worth keeping: shallow and from an old search.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -103,7 +102,7 @@ impl TranspositionTable {
     }
 
     pub fn clear(&self) {
-        for slot in self.buckets.iter().flat_map(|b| &b.0) {
+        for slot in self.slots() {
             slot.check.store(0, Ordering::Relaxed);
             slot.data.store(0, Ordering::Relaxed);
         }
@@ -114,6 +113,11 @@ impl TranspositionTable {
     pub fn new_search(&self) {
         let next = (self.generation.load(Ordering::Relaxed) + 1) & 63;
         self.generation.store(next, Ordering::Relaxed);
+    }
+
+    /// Every slot, bucket by bucket.
+    fn slots(&self) -> impl Iterator<Item = &Slot> {
+        self.buckets.iter().flat_map(|b| &b.0)
     }
 
     #[inline]
@@ -177,9 +181,7 @@ impl TranspositionTable {
         let generation = u64::from(self.generation.load(Ordering::Relaxed));
         let sample = (self.buckets.len() * BUCKET).min(1000);
         let used = self
-            .buckets
-            .iter()
-            .flat_map(|b| &b.0)
+            .slots()
             .take(sample)
             .filter(|s| {
                 let data = s.data.load(Ordering::Relaxed);

@@ -2,17 +2,20 @@
 //!
 //! Terms (all weights in [`EvalParams`]):
 //! - **Material on the board and in hand, valued separately.** A promoted piece
-//!   is worth a little less than a real one: captured, it goes over as a pawn.
+//!   has its own adjustment: captured, it goes over as a pawn (chess sets it
+//!   a little below a real piece; the drop-chess fit leaves it about level,
+//!   a discount of -9).
 //! - **King safety against drops.** Danger units grow with enemy pieces
 //!   attacking the king zone, with what the enemy holds in hand (each piece
 //!   may land next to the king), with empty squares around the king where it
 //!   can land (more when no piece of ours covers the square, or the enemy
 //!   supports it), with each role in the enemy hand that has a safe checking
 //!   drop (an empty square our pieces do not cover), with the enemy's attacks
-//!   on the king's flank (its three or four files in our five ranks), and with
-//!   missing shelter pawns. The units are squared (capped), because attacks
-//!   in drop chess succeed by piling up. Flank attacks also cost a linear
-//!   penalty: the pressure that precedes a drop attack.
+//!   on the king's flank (its three or four files in our five ranks; the
+//!   round 11 fit set this weight to zero), and with missing shelter pawns.
+//!   The units are squared (capped), because attacks in drop chess succeed by
+//!   piling up. Flank attacks also cost a linear penalty: the pressure that
+//!   precedes a drop attack.
 //! - **Drop mobility**: for each role in hand, the empty squares of the enemy
 //!   half that the enemy does not attack, where it could land.
 //! - **Piece-square terms**: centralised knights and bishops, advanced pawns,
@@ -25,7 +28,7 @@
 //! - **Tempo**: the initiative is worth more than in chess, where a move is a threat.
 //!
 //! Drop chess plays weights fitted to Fairy-Stockfish's scores of crazyhouse
-//! positions (`tune/`): the fit values material at about a third of chess
+//! positions (`tune/`): the fit values material at a third to a half of chess
 //! values and king danger and tempo far higher, which won decisively in
 //! self-play against the hand-set weights. Chess without drops keeps the
 //! hand-set weights, where the hand terms vanish and king danger counts only

@@ -76,11 +76,11 @@ fn entries() -> Vec<Entry> {
 /// How a position is searched.
 #[derive(Clone, Copy)]
 enum Go {
-    /// `go mate N`.
+    /// `go mate N` (which searches up to 2N+5 plies).
     Mate,
-    /// `go depth 2N+1`: the mate's 2N-1 plies and two to spare, the horizon that `go mate N`
-    /// also allows itself. (At exactly 2N-1 plies a pruning search may miss a quiet mate:
-    /// tandem and fairy-stockfish both miss the mate in 2 after the quiet e1e2 at depth 3.)
+    /// `go depth 2N+1`: the mate's 2N-1 plies and two to spare. (At exactly 2N-1 plies a
+    /// pruning search may miss a quiet mate: tandem and fairy-stockfish both miss the mate
+    /// in 2 after the quiet e1e2 at depth 3.)
     Depth,
 }
 
@@ -116,9 +116,9 @@ fn check(entry: &Entry, go: Go, cap: Duration) -> Result<String, String> {
             return Err(format!("{m} does not mate ({:?}): {summary}", after.status()));
         }
     } else {
-        // The defender, searched deep enough to see its mate in N - 1 (2N - 3 plies, and four to
-        // spare: pruning may hide the shortest mate at the exact depth).
-        let limits = Limits { depth: Some(2 * n + 1), movetime: Some(cap), multipv: 1, ..Limits::default() };
+        // The defender, searched deep enough to see its mate in N - 1 (2N - 3 plies, and eight to
+        // spare: pruning may hide the shortest mate until a few plies past it).
+        let limits = Limits { depth: Some(2 * n + 5), movetime: Some(cap), multipv: 1, ..Limits::default() };
         let start = Instant::now();
         let d = Engine::new().search(&after, &[], &limits, &Control::new(), &mut |_| {});
         summary += &format!("; defender after {m}: {:?} at depth {} in {:.2} s", d.score, d.depth, start.elapsed().as_secs_f64());

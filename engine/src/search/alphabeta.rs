@@ -1,18 +1,31 @@
 //! One search thread: iterative deepening over a principal variation search.
 //!
 //! Each node: mate distance pruning, transposition-table cutoffs, reverse
-//! futility pruning, null move (reduced more the further the evaluation is
-//! above beta), internal iterative reduction when the node has no TT move,
-//! a singular-extension test of the TT move, then the moves in staged order
-//! with late move pruning, futility and history pruning, and late move
-//! reductions for quiet moves and drops (never for captures, promotions,
-//! checks or check evasions), one ply of extension for checks that do not
+//! futility pruning (depth 7 and less), null move (reduced more the further
+//! the evaluation is above beta), internal iterative reduction when the node
+//! has no TT move, a singular-extension test of the TT move, then the moves
+//! in staged order with pruning of quiet moves and drops that do not give
+//! check, late move reductions, one ply of extension for checks that do not
 //! hang the checker and for a singular TT move, and PVS re-searches. Late
-//! quiet root moves are reduced too. The margins and move counts depend on
-//! whether the side to move is *improving* (its evaluation rose since its last
-//! move); the pruning margins start from the static evaluation, or from the
-//! TT score when its bound says the static evaluation is too pessimistic or
-//! too optimistic.
+//! quiet root moves are reduced too.
+//!
+//! The pruning of a quiet move or drop, as Fairy-Stockfish does it, looks
+//! at the depth the move would have after its late move reduction
+//! (`lmr_depth`): it is skipped when the static evaluation plus a margin
+//! growing with that depth stays below alpha (futility), when it loses more
+//! than a depth-dependent amount by SEE (a drop onto a square the opponent
+//! wins loses its piece: at `lmr_depth` 0 any loss prunes), and near the
+//! leaves when both continuation histories say it fails after these moves.
+//! Late move pruning by move count (depth 4 and less) and history pruning
+//! come before. Reduced are quiet moves and drops, quiet checks one ply less
+//! (a third of the moves in drop chess give check: never reducing them kept
+//! the tree wide), and captures that cannot lift the static evaluation to
+//! alpha; never check evasions.
+//!
+//! The margins and move counts depend on whether the side to move is
+//! *improving* (its evaluation rose since its last move); the pruning margins
+//! start from the static evaluation, or from the TT score when its bound says
+//! the static evaluation is too pessimistic or too optimistic.
 //!
 //! Quiescence search looks at captures that do not lose material and at
 //! promotions; in check it looks at every evasion (drop blocks included). Its
@@ -37,7 +50,7 @@ use crate::moves::MoveKind;
 use crate::team::{FlowValues, TeamModel};
 use super::limits::{Bound, Control, Info, Score};
 use super::ordering::{is_quiet, order_moves, order_noisy, Heuristics, Lineage, ScoredMove};
-use super::see::see_ge;
+use super::see::{see_ge, victim_value};
 use super::timeman::TimeManager;
 use super::tt::{TranspositionTable, TtBound};
 
@@ -410,7 +423,7 @@ impl<'a> Searcher<'a> {
         if !is_pv && !in_check && excluded == Move::NONE {
             // Reverse futility: far above beta at low depth, trust the evaluation.
             let margin = 120 * (depth - i32::from(improving));
-            if depth <= 5 && eval - margin >= beta && beta.abs() < MATE_BOUND {
+            if depth <= 7 && eval - margin >= beta && beta.abs() < MATE_BOUND {
                 return eval;
             }
             // Null move: give the opponent a free move; still above beta means a cutoff.
@@ -493,11 +506,24 @@ impl<'a> Searcher<'a> {
                 if depth <= 4 && index >= late as usize {
                     continue;
                 }
-                if depth <= 3 && eval + 150 * depth <= alpha {
-                    continue;
-                }
                 // History pruning: quiet moves that keep failing here.
                 if depth <= 3 && index > 0 && self.heuristics.history(us, m, lineage) < -3000 * depth {
+                    continue;
+                }
+            }
+            // Shallow pruning by the depth the move would get after its late
+            // move reduction: futility, and quiet moves and drops that hang
+            // material (a drop onto a square the opponent wins).
+            if ply > 0 && !in_check && quiet && !gives_check && index > 0 && best_score > -MATE_BOUND {
+                let lmr_depth = (depth - 1 - reduction(depth, index)).max(0);
+                if !is_pv && lmr_depth < 7 && static_eval + 130 + 85 * lmr_depth <= alpha {
+                    continue;
+                }
+                if !see_ge(pos, m, -(15 - lmr_depth.min(18) / 2) * lmr_depth * lmr_depth) {
+                    continue;
+                }
+                // Both continuation histories say this move fails after these moves.
+                if lmr_depth < 3 && self.heuristics.continuation(m, lineage).iter().all(|&h| h < 0) {
                     continue;
                 }
             }
@@ -520,8 +546,8 @@ impl<'a> Searcher<'a> {
             } else {
                 // Late move reductions for quiet moves and drops.
                 let mut r = 0;
-                if depth >= 3 && quiet && !in_check && !gives_check && index >= 2 {
-                    r = reduction(depth, index);
+                if depth >= 3 && quiet && !in_check && index >= 2 {
+                    r = reduction(depth, index) - i32::from(gives_check);
                     if is_pv {
                         r -= 1;
                     }
@@ -531,6 +557,9 @@ impl<'a> Searcher<'a> {
                     let history = self.heuristics.history(us, m, lineage);
                     r -= history / 9000;
                     r = r.clamp(0, new_depth - 1);
+                } else if depth >= 3 && !quiet && !in_check && !gives_check && index >= 2 && static_eval + victim_value(pos, m) <= alpha {
+                    // A capture that cannot even lift the evaluation to alpha.
+                    r = (reduction(depth, index) - 1).clamp(0, new_depth - 1);
                 }
                 let mut s = -self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false, child_balance);
                 if r > 0 && s > alpha {

@@ -292,12 +292,17 @@ fn wait_while_required(limits: &Limits, control: &Control) {
     }
 }
 
+/// Plies that `go mate N` searches beyond the mate's own 2N - 1: pruning
+/// and reductions can hide the shortest mate until a few plies past it (a
+/// mate in 3 of the suite shows at depth 11, a mate in 4 at depth 12).
+const MATE_SEARCH_SLACK: i32 = 6;
+
 /// Deepest iteration the limits allow.
 fn max_depth(limits: &Limits) -> i32 {
     let cap = (MAX_PLY - 8) as i32;
     match (limits.depth, limits.mate) {
         (Some(d), _) => (d as i32).clamp(1, cap),
-        (None, Some(mate)) => (2 * mate as i32 + 1).clamp(1, cap),
+        (None, Some(mate)) => (2 * mate as i32 - 1 + MATE_SEARCH_SLACK).clamp(1, cap),
         (None, None) => cap,
     }
 }

@@ -15,6 +15,16 @@ pub fn see_value(role: Role) -> i32 {
     SEE_VALUE[role as usize - 1]
 }
 
+/// The exchange value of the piece `m` captures (0 for none).
+#[inline]
+pub fn victim_value(pos: &Position, m: Move) -> i32 {
+    match m.kind() {
+        MoveKind::EnPassant => see_value(Role::Pawn),
+        MoveKind::Drop | MoveKind::Castle => 0,
+        _ => pos.role_at(m.to()).map_or(0, see_value),
+    }
+}
+
 /// True if the move wins at least `threshold` in the exchange on its target square.
 pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     let to = m.to();

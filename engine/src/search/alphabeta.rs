@@ -500,7 +500,7 @@ impl<'a> Searcher<'a> {
             let quiet = is_quiet(pos, m);
             let gives_check = pos.gives_check(m);
 
-            // Late move pruning and futility pruning of quiet moves near the leaves.
+            // Late move pruning by move count, and history pruning, of quiet moves near the leaves.
             if !is_pv && !in_check && quiet && !gives_check && best_score > -MATE_BOUND {
                 let late = (4 + 3 * depth * depth) / if improving { 1 } else { 2 };
                 if depth <= 4 && index >= late as usize {
@@ -544,7 +544,7 @@ impl<'a> Searcher<'a> {
             let score = if index == 0 {
                 -self.search(&child, new_depth, -beta, -alpha, ply + 1, is_pv, child_balance)
             } else {
-                // Late move reductions for quiet moves and drops.
+                // Late move reductions for quiet moves and drops (checks one ply less).
                 let mut r = 0;
                 if depth >= 3 && quiet && !in_check && index >= 2 {
                     r = reduction(depth, index) - i32::from(gives_check);

@@ -221,11 +221,20 @@ impl Position {
     }
 
     /// Would the move capture something (en passant included)?
+    #[inline]
     pub fn is_capture(&self, m: Move) -> bool {
+        self.captured_role(m).is_some()
+    }
+
+    /// The role the move captures as it stands on the board (a promoted
+    /// piece keeps its promoted role), or `None` for a non-capture.
+    #[inline]
+    pub fn captured_role(&self, m: Move) -> Option<Role> {
         match m.kind() {
-            MoveKind::EnPassant => true,
-            MoveKind::Drop | MoveKind::Castle => false,
-            _ => self.by_color(self.turn.other()).contains(m.to()),
+            MoveKind::EnPassant => Some(Role::Pawn),
+            MoveKind::Drop | MoveKind::Castle => None,
+            _ if self.by_color(self.turn.other()).contains(m.to()) => self.role_at(m.to()),
+            _ => None,
         }
     }
 

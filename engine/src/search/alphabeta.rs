@@ -46,7 +46,6 @@ use crate::status::Status;
 
 use super::eval::{evaluate_with, Expected};
 use super::evalcache::EvalCache;
-use crate::moves::MoveKind;
 use crate::team::{FlowValues, TeamModel};
 use super::limits::{Bound, Control, Info, Score};
 use super::ordering::{is_quiet, order_moves, order_noisy, Heuristics, Lineage, ScoredMove};
@@ -218,15 +217,9 @@ impl<'a> Searcher<'a> {
     #[inline]
     fn flow_delta(&self, pos: &Position, m: Move) -> i32 {
         let Some(flow) = &self.flow else { return 0 };
-        let victim = match m.kind() {
-            MoveKind::EnPassant => shakmaty::Role::Pawn,
-            MoveKind::Drop | MoveKind::Castle => return 0,
-            _ => match pos.role_at(m.to()) {
-                Some(_) if pos.promoted().contains(m.to()) => shakmaty::Role::Pawn,
-                Some(role) if pos.by_color(pos.turn().other()).contains(m.to()) => role,
-                _ => return 0,
-            },
-        };
+        let Some(role) = pos.captured_role(m) else { return 0 };
+        // A promoted piece reaches the partner's hand as a pawn.
+        let victim = if pos.promoted().contains(m.to()) { shakmaty::Role::Pawn } else { role };
         if pos.turn() == self.root_color { flow.gain(victim) } else { -flow.loss(victim) }
     }
 
@@ -500,31 +493,33 @@ impl<'a> Searcher<'a> {
             let quiet = is_quiet(pos, m);
             let gives_check = pos.gives_check(m);
 
-            // Late move pruning by move count, and history pruning, of quiet moves near the leaves.
-            if !is_pv && !in_check && quiet && !gives_check && best_score > -MATE_BOUND {
-                let late = (4 + 3 * depth * depth) / if improving { 1 } else { 2 };
-                if depth <= 4 && index >= late as usize {
-                    continue;
+            // Pruning of quiet moves and drops that do not give check.
+            if !in_check && quiet && !gives_check && best_score > -MATE_BOUND {
+                // Late move pruning by move count, and history pruning, near the leaves.
+                if !is_pv {
+                    let late = (4 + 3 * depth * depth) / if improving { 1 } else { 2 };
+                    if depth <= 4 && index >= late as usize {
+                        continue;
+                    }
+                    if depth <= 3 && index > 0 && self.heuristics.history(us, m, lineage) < -3000 * depth {
+                        continue;
+                    }
                 }
-                // History pruning: quiet moves that keep failing here.
-                if depth <= 3 && index > 0 && self.heuristics.history(us, m, lineage) < -3000 * depth {
-                    continue;
-                }
-            }
-            // Shallow pruning by the depth the move would get after its late
-            // move reduction: futility, and quiet moves and drops that hang
-            // material (a drop onto a square the opponent wins).
-            if ply > 0 && !in_check && quiet && !gives_check && index > 0 && best_score > -MATE_BOUND {
-                let lmr_depth = (depth - 1 - reduction(depth, index)).max(0);
-                if !is_pv && lmr_depth < 7 && static_eval + 130 + 85 * lmr_depth <= alpha {
-                    continue;
-                }
-                if !see_ge(pos, m, -(15 - lmr_depth.min(18) / 2) * lmr_depth * lmr_depth) {
-                    continue;
-                }
-                // Both continuation histories say this move fails after these moves.
-                if lmr_depth < 3 && self.heuristics.continuation(m, lineage).iter().all(|&h| h < 0) {
-                    continue;
+                // By the depth the move would get after its late move
+                // reduction: futility, and moves that hang material (a drop
+                // onto a square the opponent wins).
+                if ply > 0 && index > 0 {
+                    let lmr_depth = (depth - 1 - reduction(depth, index)).max(0);
+                    if !is_pv && lmr_depth < 7 && static_eval + 130 + 85 * lmr_depth <= alpha {
+                        continue;
+                    }
+                    if !see_ge(pos, m, -(15 - lmr_depth.min(18) / 2) * lmr_depth * lmr_depth) {
+                        continue;
+                    }
+                    // Both continuation histories say this move fails after these moves.
+                    if lmr_depth < 3 && self.heuristics.continuation(m, lineage).iter().all(|&h| h < 0) {
+                        continue;
+                    }
                 }
             }
             if !is_pv && !quiet && depth <= 4 && best_score > -MATE_BOUND && !see_ge(pos, m, -80 * depth) {

@@ -18,11 +18,7 @@ pub fn see_value(role: Role) -> i32 {
 /// The exchange value of the piece `m` captures (0 for none).
 #[inline]
 pub fn victim_value(pos: &Position, m: Move) -> i32 {
-    match m.kind() {
-        MoveKind::EnPassant => see_value(Role::Pawn),
-        MoveKind::Drop | MoveKind::Castle => 0,
-        _ => pos.role_at(m.to()).map_or(0, see_value),
-    }
+    pos.captured_role(m).map_or(0, see_value)
 }
 
 /// True if the move wins at least `threshold` in the exchange on its target square.

@@ -38,6 +38,7 @@
 //! scored 14.5 on the same openings.)
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::LazyLock;
 
 use crate::moves::Move;
 use crate::position::Position;
@@ -125,11 +126,30 @@ pub struct Searcher<'a> {
     eval_cache: EvalCache,
 }
 
+/// Depths and move numbers past these share the table's last row or column.
+const REDUCTION_DEPTHS: usize = 64;
+const REDUCTION_MOVES: usize = 256;
+
+/// Reductions for late moves, `0.6 + ln(depth) ln(move number) / 2.2`,
+/// computed once: every quiet move asks for one (its pruning depth), so two
+/// logarithms per move showed in profiles.
+static REDUCTIONS: LazyLock<Box<[[u8; REDUCTION_MOVES]; REDUCTION_DEPTHS]>> = LazyLock::new(|| {
+    let mut table = Box::new([[0u8; REDUCTION_MOVES]; REDUCTION_DEPTHS]);
+    for (depth, row) in table.iter_mut().enumerate() {
+        for (move_number, r) in row.iter_mut().enumerate() {
+            let d = (depth.max(1) as f64).ln();
+            let n = (move_number.max(1) as f64).ln();
+            *r = (0.6 + d * n / 2.2) as u8;
+        }
+    }
+    table
+});
+
 /// Reductions for late moves, by depth and move number.
+#[inline]
 fn reduction(depth: i32, move_number: usize) -> i32 {
-    let d = (depth.max(1) as f64).ln();
-    let n = (move_number.max(1) as f64).ln();
-    (0.6 + d * n / 2.2) as i32
+    let depth = (depth.max(0) as usize).min(REDUCTION_DEPTHS - 1);
+    i32::from(REDUCTIONS[depth][move_number.min(REDUCTION_MOVES - 1)])
 }
 
 pub fn mate_in(ply: usize) -> i32 {

@@ -49,7 +49,7 @@ use super::eval::{evaluate_with, Expected};
 use super::evalcache::EvalCache;
 use crate::team::{FlowValues, TeamModel};
 use super::limits::{Bound, Control, Info, Score};
-use super::ordering::{is_quiet, order_moves, order_noisy, Heuristics, Lineage, ScoredMove};
+use super::ordering::{is_quiet, order_noisy, Heuristics, Lineage, MovePicker, ScoredMove};
 use super::see::{see_ge, victim_value};
 use super::timeman::TimeManager;
 use super::tt::{TranspositionTable, TtBound};
@@ -471,7 +471,6 @@ impl<'a> Searcher<'a> {
             return self.terminal_score(pos, in_check, ply);
         }
         let lineage = Lineage { last: self.played[ply], before: if ply >= 1 { self.played[ply - 1] } else { Move::NONE } };
-        order_moves(pos, &mut moves, tt_move, &self.heuristics, ply, lineage);
 
         // Singular extension: when every move but the TT move fails well
         // below its stored score, the TT move is forced and searched a ply
@@ -505,8 +504,11 @@ impl<'a> Searcher<'a> {
         let mut quiets_tried: Vec<Move> = Vec::new();
         let us = pos.turn();
 
-        for (index, sm) in moves.iter().enumerate() {
-            let m = sm.m;
+        let mut picker = MovePicker::new(pos, moves, tt_move);
+        let mut next_index = 0;
+        while let Some(m) = picker.next(pos, self.heuristics, ply, lineage) {
+            let index = next_index;
+            next_index += 1;
             if m == excluded {
                 continue;
             }
@@ -587,7 +589,7 @@ impl<'a> Searcher<'a> {
             };
             self.path.pop();
             if self.aborted() {
-                self.buffers[ply] = moves;
+                self.buffers[ply] = picker.into_moves();
                 return 0;
             }
             if score > best_score {
@@ -613,7 +615,7 @@ impl<'a> Searcher<'a> {
                 quiets_tried.push(m);
             }
         }
-        self.buffers[ply] = moves;
+        self.buffers[ply] = picker.into_moves();
 
         if best_move == Move::NONE {
             // Every move was pruned: fail low with the bound we had.

@@ -1,11 +1,13 @@
 //! One search thread: iterative deepening over a principal variation search.
 //!
-//! Each node: mate distance pruning, transposition-table cutoffs, reverse
-//! futility pruning (depth 7 and less), null move (reduced more the further
-//! the evaluation is above beta), internal iterative reduction when the node
-//! has no TT move, a singular-extension test of the TT move, then the moves
-//! in staged order with pruning of quiet moves and drops that do not give
-//! check, late move reductions, one ply of extension for checks that do not
+//! Each node: mate distance pruning, transposition-table cutoffs (a quiet
+//! TT move that cuts earns its history bonus), reverse futility pruning
+//! (depth 7 and less), null move (reduced more the further the evaluation is
+//! above beta), ProbCut (depth 5 and more: a capture that wins the exchange
+//! and beats beta by 180 in a search four plies shallower cuts), internal
+//! iterative reduction when the node has no TT move, a singular-extension
+//! test of the TT move, then the moves in staged order with pruning of quiet
+//! moves and drops that do not give check, late move reductions, one ply of extension for checks that do not
 //! hang the checker and for a singular TT move, and PVS re-searches. Late
 //! quiet root moves are reduced too.
 //!
@@ -16,8 +18,8 @@
 //! than a depth-dependent amount by SEE (a drop onto a square the opponent
 //! wins loses its piece: at `lmr_depth` 0 any loss prunes), and near the
 //! leaves when both continuation histories say it fails after these moves.
-//! Late move pruning by move count (depth 4 and less) and history pruning
-//! come before. Reduced are quiet moves and drops, quiet checks one ply less
+//! Late move pruning by move count ((3 + d²) / (2 - improving), at every
+//! depth, as Fairy-Stockfish counts) and history pruning come before. Reduced are quiet moves and drops, quiet checks one ply less
 //! (a third of the moves in drop chess give check: never reducing them kept
 //! the tree wide), and captures that cannot lift the static evaluation to
 //! alpha; never check evasions.
@@ -52,7 +54,7 @@ use super::limits::{Bound, Control, Info, Score};
 use super::ordering::{is_quiet, order_noisy, Heuristics, Lineage, MovePicker, ScoredMove};
 use super::see::{see_ge, victim_value};
 use super::timeman::TimeManager;
-use super::tt::{TranspositionTable, TtBound};
+use super::tt::{TranspositionTable, TtBound, TtEntry};
 
 pub const MAX_PLY: usize = 128;
 pub const MATE: i32 = 30_000;
@@ -125,6 +127,9 @@ pub struct Searcher<'a> {
     excluded: Vec<Move>,
     eval_cache: EvalCache,
 }
+
+/// How far above beta a ProbCut capture must score.
+const PROBCUT_MARGIN: i32 = 180;
 
 /// Depths and move numbers past these share the table's last row or column.
 const REDUCTION_DEPTHS: usize = 64;
@@ -353,6 +358,11 @@ impl<'a> Searcher<'a> {
         Some(best)
     }
 
+    /// The two moves that led to `ply`.
+    fn lineage(&self, ply: usize) -> Lineage {
+        Lineage { last: self.played[ply], before: if ply >= 1 { self.played[ply - 1] } else { Move::NONE } }
+    }
+
     fn is_repetition(&self, pos: &Position) -> bool {
         if pos.rules().repetition == Repetition::None {
             return false;
@@ -409,6 +419,12 @@ impl<'a> Searcher<'a> {
             tt_move = entry.best;
             let score = score_from_tt(entry.score, ply);
             if !is_pv && excluded == Move::NONE && entry.depth as i32 >= depth && entry.bound.cuts(score, alpha, beta) {
+                // A quiet TT move that refutes here earns its history as a
+                // searched refutation would: TT hits are most cutoffs.
+                if score >= beta && tt_move != Move::NONE && is_quiet(pos, tt_move) {
+                    let lineage = self.lineage(ply);
+                    self.heuristics.reward(pos.turn(), ply, lineage, tt_move, &[], depth);
+                }
                 return score;
             }
         }
@@ -455,6 +471,11 @@ impl<'a> Searcher<'a> {
                     return if score >= MATE_BOUND { beta } else { score };
                 }
             }
+            if depth >= 5 && beta.abs() < MATE_BOUND {
+                if let Some(score) = self.probcut(pos, depth, beta, ply, static_eval, improving, tt_entry, balance) {
+                    return score;
+                }
+            }
         }
 
         // Internal iterative reduction: without a TT move this node was never
@@ -470,7 +491,7 @@ impl<'a> Searcher<'a> {
             self.buffers[ply] = moves;
             return self.terminal_score(pos, in_check, ply);
         }
-        let lineage = Lineage { last: self.played[ply], before: if ply >= 1 { self.played[ply - 1] } else { Move::NONE } };
+        let lineage = self.lineage(ply);
 
         // Singular extension: when every move but the TT move fails well
         // below its stored score, the TT move is forced and searched a ply
@@ -519,8 +540,8 @@ impl<'a> Searcher<'a> {
             if !in_check && quiet && !gives_check && best_score > -MATE_BOUND {
                 // Late move pruning by move count, and history pruning, near the leaves.
                 if !is_pv {
-                    let late = (4 + 3 * depth * depth) / if improving { 1 } else { 2 };
-                    if depth <= 4 && index >= late as usize {
+                    let late = (3 + depth * depth) / if improving { 1 } else { 2 };
+                    if index >= late as usize {
                         continue;
                     }
                     if depth <= 3 && index > 0 && self.heuristics.history(us, m, lineage) < -3000 * depth {
@@ -636,6 +657,43 @@ impl<'a> Searcher<'a> {
             }
         }
         best_score
+    }
+
+    /// ProbCut: a capture that beats `beta` by a margin in a search four
+    /// plies shallower almost surely refutes the opponent's last move.
+    /// Only captures whose exchange already wins the margin are tried, each
+    /// first in quiescence (cheap) and then at the reduced depth.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(&mut self, pos: &Position, depth: i32, beta: i32, ply: usize, static_eval: i32, improving: bool, tt_entry: Option<TtEntry>, balance: i32) -> Option<i32> {
+        let probcut_beta = beta + PROBCUT_MARGIN - 50 * i32::from(improving);
+        let tt_says_below = tt_entry.is_some_and(|e| e.depth as i32 >= depth - 3 && score_from_tt(e.score, ply) < probcut_beta);
+        if tt_says_below {
+            return None;
+        }
+        let key = pos.hash();
+        for m in pos.noisy_moves() {
+            if !see_ge(pos, m, probcut_beta - static_eval) {
+                continue;
+            }
+            let mut child = pos.clone();
+            child.play(m);
+            let child_balance = balance + self.flow_delta(pos, m);
+            self.path.push(child.hash());
+            self.played[ply + 1] = m;
+            let mut score = -self.quiescence(&child, -probcut_beta, -probcut_beta + 1, ply + 1, child_balance);
+            if score >= probcut_beta {
+                score = -self.search(&child, depth - 4, -probcut_beta, -probcut_beta + 1, ply + 1, false, child_balance);
+            }
+            self.path.pop();
+            if self.aborted() {
+                return Some(0);
+            }
+            if score >= probcut_beta {
+                self.shared.tt.store(key, m, score_to_tt(score, ply), (depth - 3) as u32, TtBound::Lower);
+                return Some(score);
+            }
+        }
+        None
     }
 
     fn quiescence(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, balance: i32) -> i32 {

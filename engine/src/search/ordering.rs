@@ -203,17 +203,15 @@ fn mvv_lva(pos: &Position, m: Move) -> i32 {
 /// Scores and sorts `moves` for the main search (the root's first order).
 pub fn order_moves(pos: &Position, moves: &mut [ScoredMove], tt_move: Move, heuristics: &Heuristics, ply: usize, lineage: Lineage) {
     let quiet = QuietScorer::new(pos, heuristics, ply, lineage);
-    for sm in moves.iter_mut() {
-        let m = sm.m;
-        sm.score = if m == tt_move {
+    score_and_sort(moves, |m| {
+        if m == tt_move {
             TT_MOVE
         } else if !is_quiet(pos, m) {
             noisy_score(pos, m)
         } else {
             quiet.score(m)
-        };
-    }
-    sort_best_first(moves);
+        }
+    });
 }
 
 /// A capture or promotion: winning and even exchanges before the quiet
@@ -312,48 +310,40 @@ impl MovePicker {
                 }
                 Stage::ScoreNoisy => {
                     let noisy = &mut self.moves[self.noisy_start..self.quiet_start];
-                    for sm in noisy.iter_mut() {
-                        sm.score = noisy_score(pos, sm.m);
-                    }
-                    sort_best_first(noisy);
+                    score_and_sort(noisy, |m| noisy_score(pos, m));
                     self.bad_start = self.noisy_start + noisy.iter().take_while(|sm| sm.score >= GOOD_CAPTURE).count();
                     self.cursor = self.noisy_start;
                     self.stage = Stage::GoodNoisy;
                 }
                 Stage::GoodNoisy => {
-                    if self.cursor < self.bad_start {
-                        self.cursor += 1;
-                        return Some(self.moves[self.cursor - 1].m);
+                    if let Some(m) = self.take_before(self.bad_start) {
+                        return Some(m);
                     }
                     self.stage = Stage::ScoreQuiet;
                 }
                 Stage::ScoreQuiet => {
                     let scorer = QuietScorer::new(pos, heuristics, ply, lineage);
-                    let quiets = &mut self.moves[self.quiet_start..];
-                    for sm in quiets.iter_mut() {
-                        sm.score = scorer.score(sm.m);
-                    }
-                    sort_best_first(quiets);
+                    score_and_sort(&mut self.moves[self.quiet_start..], |m| scorer.score(m));
                     self.cursor = self.quiet_start;
                     self.stage = Stage::Quiet;
                 }
                 Stage::Quiet => {
-                    if self.cursor < self.moves.len() {
-                        self.cursor += 1;
-                        return Some(self.moves[self.cursor - 1].m);
+                    if let Some(m) = self.take_before(self.moves.len()) {
+                        return Some(m);
                     }
                     self.cursor = self.bad_start;
                     self.stage = Stage::BadNoisy;
                 }
-                Stage::BadNoisy => {
-                    if self.cursor < self.quiet_start {
-                        self.cursor += 1;
-                        return Some(self.moves[self.cursor - 1].m);
-                    }
-                    return None;
-                }
+                Stage::BadNoisy => return self.take_before(self.quiet_start),
             }
         }
+    }
+
+    /// The move at the cursor, if the cursor is before `end`.
+    fn take_before(&mut self, end: usize) -> Option<Move> {
+        let m = self.moves.get(self.cursor..end)?.first()?.m;
+        self.cursor += 1;
+        Some(m)
     }
 
     /// Gives the list back (its buffer is reused by the next node at this ply).
@@ -368,8 +358,13 @@ fn sort_best_first(moves: &mut [ScoredMove]) {
 
 /// Scores and sorts captures for quiescence search (MVV-LVA).
 pub fn order_noisy(pos: &Position, moves: &mut [ScoredMove]) {
+    score_and_sort(moves, |m| mvv_lva(pos, m));
+}
+
+/// Scores each move with `score` and sorts them best first.
+fn score_and_sort(moves: &mut [ScoredMove], score: impl Fn(Move) -> i32) {
     for sm in moves.iter_mut() {
-        sm.score = mvv_lva(pos, sm.m);
+        sm.score = score(sm.m);
     }
     sort_best_first(moves);
 }

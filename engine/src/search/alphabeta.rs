@@ -7,9 +7,9 @@
 //! and beats beta by 180 in a search four plies shallower cuts), internal
 //! iterative reduction when the node has no TT move, a singular-extension
 //! test of the TT move, then the moves in staged order with pruning of quiet
-//! moves and drops that do not give check, late move reductions, one ply of extension for checks that do not
-//! hang the checker and for a singular TT move, and PVS re-searches. Late
-//! quiet root moves are reduced too.
+//! moves and drops that do not give check, late move reductions, one ply of
+//! extension for checks that do not hang the checker and for a singular TT
+//! move, and PVS re-searches. Late quiet root moves are reduced too.
 //!
 //! The pruning of a quiet move or drop, as Fairy-Stockfish does it, looks
 //! at the depth the move would have after its late move reduction

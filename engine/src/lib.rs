@@ -20,7 +20,7 @@ pub mod zobrist;
 
 pub use fen::{parse_bfen, parse_fen, to_bfen, to_fen, FenError, STARTPOS};
 pub use game::{BoardId, Game, History, IllegalMove};
-pub use movegen::{Counter, MoveError, MoveSink};
+pub use movegen::{CheckSquares, Counter, MoveError, MoveSink};
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use perft::{divide, perft};
 pub use position::{MoveEffects, Position};

@@ -37,10 +37,12 @@ fn check_against<P: shakmaty::Position + Clone>(rules: Rules, games: usize, plie
             assert_eq!(reparsed.hash(), ours.hash(), "hash not canonical in {fen}");
             positions += 1;
             let moves = ours.legal_moves();
+            let checks = ours.check_squares();
             for &m in &moves {
                 let mut after = ours.clone();
                 after.play(m);
                 assert_eq!(ours.gives_check(m), after.is_check(), "gives_check({m}) wrong in {fen}");
+                assert_eq!(ours.gives_check_with(m, &checks), after.is_check(), "gives_check_with({m}) wrong in {fen}");
             }
             if moves.is_empty() {
                 break;

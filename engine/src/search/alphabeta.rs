@@ -535,16 +535,24 @@ impl<'a> Searcher<'a> {
         let mut quiets_tried: Vec<Move> = Vec::new();
         let us = pos.turn();
 
+        let checks = pos.check_squares();
         let mut picker = MovePicker::new(pos, moves, tt_move);
         let mut next_index = 0;
-        while let Some(m) = picker.next(pos, self.heuristics, ply, lineage) {
+        let late_move_limit = ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize;
+        loop {
+            // Near the leaves (where a check's place in the list does not
+            // matter: no reduction) late move pruning leaves only the checks.
+            if depth <= 2 && !is_pv && !in_check && best_score > -MATE_BOUND && next_index >= late_move_limit {
+                picker.keep_only_checking_quiets(pos, &checks);
+            }
+            let Some(m) = picker.next(pos, self.heuristics, ply, lineage) else { break };
             let index = next_index;
             next_index += 1;
             if m == excluded {
                 continue;
             }
             let quiet = is_quiet(pos, m);
-            let gives_check = pos.gives_check(m);
+            let gives_check = pos.gives_check_with(m, &checks);
 
             if in_check && !gives_check && ply > 0 && is_losing_quiet_evasion(pos, m, best_score) {
                 continue;
@@ -553,8 +561,7 @@ impl<'a> Searcher<'a> {
             if !in_check && quiet && !gives_check && best_score > -MATE_BOUND {
                 // Late move pruning by move count, and history pruning, near the leaves.
                 if !is_pv {
-                    let late = (3 + depth * depth) / if improving { 1 } else { 2 };
-                    if index >= late as usize {
+                    if index >= late_move_limit {
                         continue;
                     }
                     if depth <= 3 && index > 0 && self.heuristics.history(us, m, lineage) < -3000 * depth {
@@ -740,9 +747,7 @@ impl<'a> Searcher<'a> {
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
-        for m in pos.noisy_moves() {
-            moves.push(ScoredMove { m, score: 0 });
-        }
+        pos.generate_noisy(&mut moves);
         if moves.is_empty() && in_check {
             self.buffers[ply] = moves;
             return self.terminal_score(pos, true, ply);

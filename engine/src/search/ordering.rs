@@ -22,7 +22,7 @@
 use shakmaty::Color;
 
 use crate::moves::{Move, MoveKind};
-use crate::movegen::MoveSink;
+use crate::movegen::{CheckSquares, MoveSink};
 use crate::position::Position;
 
 use super::correction::Correction;
@@ -279,6 +279,8 @@ pub struct MovePicker {
     quiet_start: usize,
     /// The first losing capture, once the captures are sorted.
     bad_start: usize,
+    /// Only the checking quiet moves are left (see [`MovePicker::keep_only_checking_quiets`]).
+    checks_only: bool,
 }
 
 impl MovePicker {
@@ -297,7 +299,26 @@ impl MovePicker {
             }
         }
         let stage = if noisy_start == 1 { Stage::TtMove } else { Stage::ScoreNoisy };
-        MovePicker { moves, stage, cursor: 0, noisy_start, quiet_start, bad_start: quiet_start }
+        MovePicker { moves, stage, cursor: 0, noisy_start, quiet_start, bad_start: quiet_start, checks_only: false }
+    }
+
+    /// Late move pruning will skip every quiet move and drop that does not
+    /// give check: drop those before their stage is scored and sorted (near
+    /// the leaves that stage is most of the moves, and only its checks are
+    /// searched). No effect once the stage has started.
+    pub fn keep_only_checking_quiets(&mut self, pos: &Position, checks: &CheckSquares) {
+        if self.checks_only || matches!(self.stage, Stage::Quiet | Stage::BadNoisy) {
+            return;
+        }
+        let mut end = self.quiet_start;
+        for i in self.quiet_start..self.moves.len() {
+            if pos.gives_check_with(self.moves[i].m, checks) {
+                self.moves.swap(end, i);
+                end += 1;
+            }
+        }
+        self.moves.truncate(end);
+        self.checks_only = true;
     }
 
     /// The next move to search; the history is read when the quiet stage starts.

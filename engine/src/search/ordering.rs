@@ -291,13 +291,7 @@ impl MovePicker {
             moves.swap(0, i);
             noisy_start = 1;
         }
-        let mut quiet_start = noisy_start;
-        for i in noisy_start..moves.len() {
-            if !is_quiet(pos, moves[i].m) {
-                moves.swap(quiet_start, i);
-                quiet_start += 1;
-            }
-        }
+        let quiet_start = noisy_start + move_to_front(&mut moves[noisy_start..], |m| !is_quiet(pos, m));
         let stage = if noisy_start == 1 { Stage::TtMove } else { Stage::ScoreNoisy };
         MovePicker { moves, stage, cursor: 0, noisy_start, quiet_start, bad_start: quiet_start, checks_only: false }
     }
@@ -310,14 +304,8 @@ impl MovePicker {
         if self.checks_only || matches!(self.stage, Stage::Quiet | Stage::BadNoisy) {
             return;
         }
-        let mut end = self.quiet_start;
-        for i in self.quiet_start..self.moves.len() {
-            if pos.gives_check_with(self.moves[i].m, checks) {
-                self.moves.swap(end, i);
-                end += 1;
-            }
-        }
-        self.moves.truncate(end);
+        let checking = move_to_front(&mut self.moves[self.quiet_start..], |m| pos.gives_check_with(m, checks));
+        self.moves.truncate(self.quiet_start + checking);
         self.checks_only = true;
     }
 
@@ -371,6 +359,19 @@ impl MovePicker {
     pub fn into_moves(self) -> Vec<ScoredMove> {
         self.moves
     }
+}
+
+/// Moves the moves that satisfy `keep` to the front of `moves` (in no
+/// particular order) and returns how many there are.
+fn move_to_front(moves: &mut [ScoredMove], keep: impl Fn(Move) -> bool) -> usize {
+    let mut kept = 0;
+    for i in 0..moves.len() {
+        if keep(moves[i].m) {
+            moves.swap(kept, i);
+            kept += 1;
+        }
+    }
+    kept
 }
 
 fn sort_best_first(moves: &mut [ScoredMove]) {

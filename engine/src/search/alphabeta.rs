@@ -19,8 +19,9 @@
 //! wins loses its piece: at `lmr_depth` 0 any loss prunes), and near the
 //! leaves when both continuation histories say it fails after these moves.
 //! Late move pruning by move count ((3 + d²) / (2 - improving), at every
-//! depth, as Fairy-Stockfish counts) and history pruning come before. In
-//! check, once one evasion holds off mate, quiet evasions that lose material
+//! depth, as Fairy-Stockfish counts) and history pruning come before. Quiet
+//! checks escape the move count unless they hang the checking piece by SEE.
+//! In check, once one evasion holds off mate, quiet evasions that lose material
 //! by SEE (blocks by drops onto squares the checker's side wins, above all)
 //! are skipped. Reduced are quiet moves and drops, quiet checks one ply less
 //! (a third of the moves in drop chess give check: never reducing them kept
@@ -584,6 +585,13 @@ impl<'a> Searcher<'a> {
                         continue;
                     }
                 }
+            }
+            // Quiet checks past the move count are searched, except those that
+            // hang the checking piece (most are drops next to the king onto a
+            // square the opponent wins: a quarter of the tree to depth 10).
+            let late_hanging_check = quiet && gives_check && index >= late_move_limit && !see_ge(pos, m, 0);
+            if !is_pv && !in_check && late_hanging_check && best_score > -MATE_BOUND {
+                continue;
             }
             if !is_pv && !quiet && depth <= 4 && best_score > -MATE_BOUND && !see_ge(pos, m, -80 * depth) {
                 continue;

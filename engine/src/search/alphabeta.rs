@@ -586,11 +586,12 @@ impl<'a> Searcher<'a> {
                     }
                 }
             }
-            // Quiet checks past the move count are searched, except those that
-            // hang the checking piece (most are drops next to the king onto a
-            // square the opponent wins: a quarter of the tree to depth 10).
-            let late_hanging_check = quiet && gives_check && index >= late_move_limit && !see_ge(pos, m, 0);
-            if !is_pv && !in_check && late_hanging_check && best_score > -MATE_BOUND {
+            // A check that does not hang the checking piece is extended below.
+            // Quiet checks past the move count are searched unless they hang
+            // it (most are drops next to the king onto a square the opponent
+            // wins: a quarter of the tree to depth 10).
+            let safe_check = gives_check && see_ge(pos, m, 0);
+            if !is_pv && !in_check && quiet && gives_check && !safe_check && index >= late_move_limit && best_score > -MATE_BOUND {
                 continue;
             }
             if !is_pv && !quiet && depth <= 4 && best_score > -MATE_BOUND && !see_ge(pos, m, -80 * depth) {
@@ -603,7 +604,7 @@ impl<'a> Searcher<'a> {
             // Extend checks that do not simply hang the checking piece: in drop
             // chess almost every position has checking drops, and extending
             // them all would swamp the tree.
-            let extension = i32::from((singular && m == tt_move) || (gives_check && ply < 2 * MAX_PLY / 3 && see_ge(pos, m, 0)));
+            let extension = i32::from((singular && m == tt_move) || (safe_check && ply < 2 * MAX_PLY / 3));
             let new_depth = depth - 1 + extension;
             self.path.push(child.hash());
             self.played[ply + 1] = m;

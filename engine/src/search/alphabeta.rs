@@ -59,7 +59,7 @@ use super::eval::{evaluate_with, Expected};
 use super::evalcache::EvalCache;
 use crate::team::{FlowValues, TeamModel};
 use super::limits::{Bound, Control, Info, Score};
-use super::ordering::{is_quiet, order_noisy, Heuristics, Lineage, MovePicker, ScoredMove};
+use super::ordering::{history_bonus, is_quiet, order_noisy, Heuristics, Lineage, MovePicker, ScoredMove};
 use super::see::{see_ge, victim_value};
 use super::timeman::TimeManager;
 use super::tt::{TranspositionTable, TtBound, TtEntry};
@@ -131,6 +131,8 @@ pub struct Searcher<'a> {
     evals: Vec<i32>,
     /// The move that led to each ply (`Move::NONE` for the root and null moves).
     played: Vec<Move>,
+    /// Whether the move that led to each ply was quiet.
+    quiet_played: Vec<bool>,
     /// The move a singular-extension search leaves out at each ply.
     excluded: Vec<Move>,
     eval_cache: EvalCache,
@@ -234,6 +236,7 @@ impl<'a> Searcher<'a> {
             expected: team.map_or_else(Expected::default, |t| t.expected),
             evals: vec![-INFINITY; MAX_PLY + 2],
             played: vec![Move::NONE; MAX_PLY + 2],
+            quiet_played: vec![false; MAX_PLY + 2],
             excluded: vec![Move::NONE; MAX_PLY + 2],
             eval_cache: EvalCache::default(),
         }
@@ -314,6 +317,7 @@ impl<'a> Searcher<'a> {
             child.play(m);
             self.path.push(child.hash());
             self.played[1] = m;
+            self.quiet_played[1] = quiet;
             let new_depth = depth - 1 + extension;
             let score = if i == pv_index {
                 -self.search(&child, new_depth, -beta, -alpha, 1, true, balance)
@@ -473,6 +477,7 @@ impl<'a> Searcher<'a> {
                 child.play_null();
                 self.path.push(child.hash());
                 self.played[ply + 1] = Move::NONE;
+                self.quiet_played[ply + 1] = false;
                 let score = -self.search(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false, balance);
                 self.path.pop();
                 if self.aborted() {
@@ -608,6 +613,7 @@ impl<'a> Searcher<'a> {
             let new_depth = depth - 1 + extension;
             self.path.push(child.hash());
             self.played[ply + 1] = m;
+            self.quiet_played[ply + 1] = quiet;
             let score = if index == 0 {
                 -self.search(&child, new_depth, -beta, -alpha, ply + 1, is_pv, child_balance)
             } else {
@@ -631,6 +637,12 @@ impl<'a> Searcher<'a> {
                 let mut s = -self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false, child_balance);
                 if r > 0 && s > alpha {
                     s = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false, child_balance);
+                    // A reduced quiet move that needed the full depth: its
+                    // continuation histories learn how that search ended.
+                    if quiet {
+                        let bonus = history_bonus(new_depth);
+                        self.heuristics.nudge_continuation(lineage, m, if s > alpha { bonus } else { -bonus });
+                    }
                 }
                 if is_pv && s > alpha && s < beta {
                     s = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true, child_balance);
@@ -671,6 +683,13 @@ impl<'a> Searcher<'a> {
             // Every move was pruned: fail low with the bound we had.
             return alpha;
         }
+        // Every move failed low: the opponent's quiet move that led here
+        // was a good one after its own predecessors.
+        let previous = self.played[ply];
+        let quiet_previous = ply >= 1 && previous != Move::NONE && self.quiet_played[ply];
+        if best_score <= original_alpha && excluded == Move::NONE && quiet_previous && (depth >= 3 || is_pv) {
+            self.heuristics.nudge_continuation(self.lineage(ply - 1), previous, history_bonus(depth));
+        }
         if excluded == Move::NONE {
             let bound = TtBound::of(best_score, original_alpha, beta);
             self.shared.tt.store(key, best_move, score_to_tt(best_score, ply), depth as u32, bound);
@@ -709,6 +728,7 @@ impl<'a> Searcher<'a> {
             let child_balance = balance + self.flow_delta(pos, m);
             self.path.push(child.hash());
             self.played[ply + 1] = m;
+            self.quiet_played[ply + 1] = false;
             let mut score = -self.quiescence(&child, -probcut_beta, -probcut_beta + 1, ply + 1, child_balance);
             if score >= probcut_beta {
                 score = -self.search(&child, depth - 4, -probcut_beta, -probcut_beta + 1, ply + 1, false, child_balance);

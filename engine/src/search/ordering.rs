@@ -7,7 +7,12 @@
 //! Quiet moves and drops are ordered by their history score: the butterfly
 //! history of the move plus two continuation histories, of the move after the
 //! opponent's last move and after our own move before that (a drop that
-//! answers a given check or capture tends to answer it again). Drops share
+//! answers a given check or capture tends to answer it again). The
+//! continuation histories also learn from two searches that are not
+//! cutoffs: a reduced quiet move whose reduced search beat alpha learns how
+//! its full-depth re-search ended, and the opponent's quiet move after which
+//! every reply failed low earns a bonus (Stockfish's prior countermove
+//! bonus). Drops share
 //! the stage with board moves rather than coming first: with a full hand they
 //! are most of the moves, and a stage of their own pushed every board move
 //! past the late-move pruning and reduction counts (38.3 % against
@@ -143,10 +148,7 @@ impl Heuristics {
 
     /// A quiet move refuted the node: reward it, punish the quiets tried before it.
     pub fn reward(&mut self, color: Color, ply: usize, lineage: Lineage, best: Move, tried: &[Move], depth: i32) {
-        // Steep in depth, as Stockfish's bonus is: with the old depth² × 8
-        // the tables learned too slowly for the few hundred thousand nodes
-        // of a fast move.
-        let bonus = (25 * depth * depth + 200 * depth - 200).clamp(25, 4000);
+        let bonus = history_bonus(depth);
         self.nudge(color, lineage, best, bonus);
         for &m in tried {
             if m != best {
@@ -164,17 +166,22 @@ impl Heuristics {
         }
     }
 
-    /// Moves each table entry of `m` toward ±HISTORY_MAX ("gravity").
-    fn nudge(&mut self, color: Color, lineage: Lineage, m: Move, bonus: i32) {
-        let gravity = |entry: i32| entry + bonus - entry * bonus.abs() / HISTORY_MAX;
-        let entry = &mut self.history[history_index(color, m)];
-        *entry = gravity(*entry);
+    /// Adjusts only the continuation histories of the quiet move `m` by
+    /// `bonus`: what a search of it after these moves said.
+    pub fn nudge_continuation(&mut self, lineage: Lineage, m: Move, bonus: i32) {
         for (table, back) in self.continuation.iter_mut().zip([lineage.last, lineage.before]) {
             if back != Move::NONE {
                 let entry = &mut table[piece_to(back) * PIECE_TO + piece_to(m)];
-                *entry = gravity(i32::from(*entry)) as i16;
+                *entry = gravity(i32::from(*entry), bonus) as i16;
             }
         }
+    }
+
+    /// Moves each table entry of `m` toward ±HISTORY_MAX.
+    fn nudge(&mut self, color: Color, lineage: Lineage, m: Move, bonus: i32) {
+        let entry = &mut self.history[history_index(color, m)];
+        *entry = gravity(*entry, bonus);
+        self.nudge_continuation(lineage, m, bonus);
     }
 
     /// Starts a new search: killers belong to the old root's plies; the
@@ -189,6 +196,21 @@ impl Heuristics {
             *k = [Move::NONE; 2];
         }
     }
+}
+
+/// A history entry after a `bonus`: the closer the entry already is to
+/// ±HISTORY_MAX in the bonus's direction, the less it moves ("gravity"), so
+/// it never leaves the range.
+#[inline]
+fn gravity(entry: i32, bonus: i32) -> i32 {
+    entry + bonus - entry * bonus.abs() / HISTORY_MAX
+}
+
+/// The history bonus of a refutation at `depth`: steep in depth, as
+/// Stockfish's is (with the old depth² × 8 the tables learned too slowly
+/// for the few hundred thousand nodes of a fast move).
+pub fn history_bonus(depth: i32) -> i32 {
+    (25 * depth * depth + 200 * depth - 200).clamp(25, 4000)
 }
 
 /// Most valuable victim first, then least valuable attacker.

@@ -316,8 +316,7 @@ impl<'a> Searcher<'a> {
             let mut child = root.clone();
             child.play(m);
             self.path.push(child.hash());
-            self.played[1] = m;
-            self.quiet_played[1] = quiet;
+            self.record_move(1, m, quiet);
             let new_depth = depth - 1 + extension;
             let score = if i == pv_index {
                 -self.search(&child, new_depth, -beta, -alpha, 1, true, balance)
@@ -371,6 +370,14 @@ impl<'a> Searcher<'a> {
             self.shared.tt.store(key, rm.m, score_to_tt(rm.score, 0), depth.max(0) as u32, TtBound::Exact);
         }
         Some(best)
+    }
+
+    /// Records the move that leads to `ply` (`Move::NONE` for a null move)
+    /// and whether it was quiet, always together so neither goes stale.
+    #[inline]
+    fn record_move(&mut self, ply: usize, m: Move, quiet: bool) {
+        self.played[ply] = m;
+        self.quiet_played[ply] = quiet;
     }
 
     /// The two moves that led to `ply`.
@@ -476,8 +483,7 @@ impl<'a> Searcher<'a> {
                 let mut child = pos.clone();
                 child.play_null();
                 self.path.push(child.hash());
-                self.played[ply + 1] = Move::NONE;
-                self.quiet_played[ply + 1] = false;
+                self.record_move(ply + 1, Move::NONE, false);
                 let score = -self.search(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false, balance);
                 self.path.pop();
                 if self.aborted() {
@@ -612,8 +618,7 @@ impl<'a> Searcher<'a> {
             let extension = i32::from((singular && m == tt_move) || (safe_check && ply < 2 * MAX_PLY / 3));
             let new_depth = depth - 1 + extension;
             self.path.push(child.hash());
-            self.played[ply + 1] = m;
-            self.quiet_played[ply + 1] = quiet;
+            self.record_move(ply + 1, m, quiet);
             let score = if index == 0 {
                 -self.search(&child, new_depth, -beta, -alpha, ply + 1, is_pv, child_balance)
             } else {
@@ -727,8 +732,7 @@ impl<'a> Searcher<'a> {
             child.play(m);
             let child_balance = balance + self.flow_delta(pos, m);
             self.path.push(child.hash());
-            self.played[ply + 1] = m;
-            self.quiet_played[ply + 1] = false;
+            self.record_move(ply + 1, m, false);
             let mut score = -self.quiescence(&child, -probcut_beta, -probcut_beta + 1, ply + 1, child_balance);
             if score >= probcut_beta {
                 score = -self.search(&child, depth - 4, -probcut_beta, -probcut_beta + 1, ply + 1, false, child_balance);

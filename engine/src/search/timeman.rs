@@ -32,6 +32,12 @@ const RESTART_SHARE_PERCENT: u32 = 30;
 const HURRY_DIVISOR: u32 = 4;
 /// The least an iteration is expected to take, as a multiple of the one before.
 const NEXT_ITERATION_GROWTH: f64 = 2.0;
+/// The soft limit, as a share of the move's planned time. At 60 % the build
+/// of round 16 kept a fifth more of its clock than Fairy-Stockfish through
+/// the middlegame and ended games with 1.6 s of 5 s left; 80 % scored
+/// 55.2 % in self-play against 60 % and 58.7 % against Fairy-Stockfish over
+/// 300 games (README, round 17).
+const SOFT_SHARE_PERCENT: u32 = 80;
 
 #[derive(Debug)]
 pub struct TimeManager {
@@ -112,7 +118,7 @@ fn budget(limits: &Limits, turn: Color, hurry: bool) -> (Option<Duration>, Optio
         base /= HURRY_DIVISOR;
     }
     let cap = left * MAX_SHARE_PERCENT / 100;
-    let soft = base.min(cap).max(Duration::from_millis(1)) * 6 / 10;
+    let soft = base.min(cap).max(Duration::from_millis(1)) * SOFT_SHARE_PERCENT / 100;
     let hard = (base * 3).min(cap).max(soft);
     let spent = limits.spent;
     let soft_left = soft.saturating_sub(spent).max(soft * RESTART_SHARE_PERCENT / 100);

@@ -131,7 +131,8 @@ pub struct Searcher<'a> {
     evals: Vec<i32>,
     /// The move that led to each ply (`Move::NONE` for the root and null moves).
     played: Vec<Move>,
-    /// Whether the move that led to each ply was quiet.
+    /// Whether the move that led to each ply was quiet (false for the root
+    /// and null moves, so true means a real quiet move).
     quiet_played: Vec<bool>,
     /// The move a singular-extension search leaves out at each ply.
     excluded: Vec<Move>,
@@ -690,10 +691,9 @@ impl<'a> Searcher<'a> {
         }
         // Every move failed low: the opponent's quiet move that led here
         // was a good one after its own predecessors.
-        let previous = self.played[ply];
-        let quiet_previous = ply >= 1 && previous != Move::NONE && self.quiet_played[ply];
+        let quiet_previous = ply >= 1 && self.quiet_played[ply];
         if best_score <= original_alpha && excluded == Move::NONE && quiet_previous && (depth >= 3 || is_pv) {
-            self.heuristics.nudge_continuation(self.lineage(ply - 1), previous, history_bonus(depth));
+            self.heuristics.nudge_continuation(self.lineage(ply - 1), self.played[ply], history_bonus(depth));
         }
         if excluded == Move::NONE {
             let bound = TtBound::of(best_score, original_alpha, beta);

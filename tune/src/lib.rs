@@ -88,10 +88,47 @@ pub fn fit_scale(samples: &[Sample], params: &EvalParams) -> f64 {
     (lo + hi) / 2.0
 }
 
+/// Roughness of the piece-square tables: the mean squared difference, in
+/// pawns, between neighbouring squares (rank and file neighbours of the half
+/// board a table covers; a pawn's first and last ranks are never used). Rare
+/// squares get their values from a few positions each, so a penalty on
+/// roughness lets their neighbours, not noise, set them.
+pub fn psqt_roughness(params: &EvalParams) -> f64 {
+    let (mut total, mut pairs) = (0.0, 0usize);
+    for (role, table) in params.psqt.iter().enumerate() {
+        let ranks = if role == 0 { 1..7 } else { 0..8 };
+        for rank in ranks.clone() {
+            for file in 0..4 {
+                let here = table[rank * 4 + file];
+                let mut pair = |there: i32| {
+                    total += (f64::from(here - there) / 100.0).powi(2);
+                    pairs += 1;
+                };
+                if file < 3 {
+                    pair(table[rank * 4 + file + 1]);
+                }
+                if ranks.contains(&(rank + 1)) {
+                    pair(table[(rank + 1) * 4 + file]);
+                }
+            }
+        }
+    }
+    total / pairs as f64
+}
+
+/// What the local search minimises: the fit error plus `smooth` times the
+/// tables' roughness.
+fn objective(samples: &[Sample], params: &EvalParams, scale: f64, smooth: f64) -> f64 {
+    let penalty = if smooth > 0.0 { smooth * psqt_roughness(params) } else { 0.0 };
+    mean_error(samples, params, scale) + penalty
+}
+
 /// Progress of the local search, one line per pass.
 pub struct Pass {
     pub number: usize,
+    /// The fit error alone, without the roughness penalty.
     pub error: f64,
+    pub roughness: f64,
     pub scale: f64,
     pub changed: usize,
 }
@@ -99,17 +136,19 @@ pub struct Pass {
 /// Moves each weight whose name `tunable` accepts by its step while that
 /// lowers the error; a step halves (down to 1) when neither direction helps.
 /// The scale is refitted after each pass. Stops after `max_passes` passes or
-/// a pass with every step at 1 and nothing changed.
+/// a pass with every step at 1 and nothing changed. `smooth` weighs the
+/// tables' roughness against the error ([`psqt_roughness`]; 0 for none).
 pub fn local_search(
     samples: &[Sample],
     start: EvalParams,
     max_passes: usize,
+    smooth: f64,
     tunable: impl Fn(&str) -> bool,
     mut report: impl FnMut(&Pass, &EvalParams),
 ) -> EvalParams {
     let mut scale = fit_scale(samples, &start);
     let mut best = start;
-    let mut best_error = mean_error(samples, &best, scale);
+    let mut best_error = objective(samples, &best, scale, smooth);
     let count = best.named_weights_mut().len();
     let (mut steps, free): (Vec<i32>, Vec<bool>) = {
         let mut copy = best;
@@ -122,7 +161,7 @@ pub fn local_search(
             for direction in [1, -1] {
                 let mut candidate = best;
                 *candidate.named_weights_mut()[i].1 += direction * steps[i];
-                let error = mean_error(samples, &candidate, scale);
+                let error = objective(samples, &candidate, scale, smooth);
                 if error < best_error {
                     (best, best_error, improved) = (candidate, error, true);
                     break;
@@ -135,8 +174,9 @@ pub fn local_search(
             }
         }
         scale = fit_scale(samples, &best);
-        best_error = mean_error(samples, &best, scale);
-        report(&Pass { number, error: best_error, scale, changed }, &best);
+        best_error = objective(samples, &best, scale, smooth);
+        let pass = Pass { number, error: mean_error(samples, &best, scale), roughness: psqt_roughness(&best), scale, changed };
+        report(&pass, &best);
         if changed == 0 && steps.iter().zip(&free).all(|(&s, &f)| s == 1 || !f) {
             break;
         }
@@ -168,12 +208,29 @@ mod tests {
         let samples = parse_samples(&format!("{fen};630\n{FEN};30\n"), Rules::crazyhouse()).unwrap();
         let start = EvalParams::DROP_CHESS;
         let before = mean_error(&samples, &start, fit_scale(&samples, &start));
-        let tuned = local_search(&samples, start, 50, |_| true, |_, _| {});
+        let tuned = local_search(&samples, start, 50, 0.0, |_| true, |_, _| {});
         let after = mean_error(&samples, &tuned, fit_scale(&samples, &tuned));
         assert!(after < before / 10.0, "{before} -> {after}");
         assert!(tuned.hand[1] > start.hand[1], "{:?}", tuned.hand);
-        let only_pawns = local_search(&samples, start, 50, |name| name.starts_with("hand[0]"), |_, _| {});
+        let only_pawns = local_search(&samples, start, 50, 0.0, |name| name.starts_with("hand[0]"), |_, _| {});
         assert_eq!(only_pawns.hand[1], start.hand[1], "a weight left out does not move");
+    }
+
+    #[test]
+    fn the_roughness_penalty_flattens_a_spike_no_position_supports() {
+        let mut flat = EvalParams::DROP_CHESS;
+        flat.psqt = [[0; 32]; 6];
+        assert_eq!(psqt_roughness(&flat), 0.0);
+        // A knight on b6 (rank 5, one file from the edge) in no position.
+        let mut spiked = flat;
+        spiked.psqt[1][5 * 4 + 1] = 400;
+        assert!(psqt_roughness(&spiked) > 0.0);
+        let samples = parse_samples(&format!("{FEN};30\n"), Rules::crazyhouse()).unwrap();
+        let knights = |name: &str| name.starts_with("psqt_knight");
+        let unpenalised = local_search(&samples, spiked, 5, 0.0, knights, |_, _| {});
+        assert_eq!(unpenalised.psqt[1][21], 400, "the error alone cannot see the spike");
+        let smoothed = local_search(&samples, spiked, 30, 1.0, knights, |_, _| {});
+        assert!(smoothed.psqt[1][21] < 100, "{:?}", smoothed.psqt[1]);
     }
 
     #[test]

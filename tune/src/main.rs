@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use tandem_engine::search::eval::EvalParams;
 use tandem_engine::Rules;
-use tandem_tune::{fit_scale, local_search, mean_error, parse_samples};
+use tandem_tune::{fit_scale, local_search, mean_error, parse_samples, psqt_roughness};
 
 #[derive(Parser)]
 #[command(about = "Texel-style tuning of tandem's evaluation (see tune/README.md)")]
@@ -27,6 +27,10 @@ struct Cli {
     /// (comma-separated, e.g. `hand,king_danger`); the rest stay as they are.
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
+    /// Weight of the piece-square tables' roughness (mean squared difference
+    /// in pawns between neighbouring squares) added to the error; 0 for none.
+    #[arg(long, default_value_t = 0.0)]
+    smooth: f64,
 }
 
 fn main() -> ExitCode {
@@ -48,13 +52,18 @@ fn main() -> ExitCode {
     let start = EvalParams::DROP_CHESS;
     let scale = fit_scale(&training, &start);
     println!("{} training and {} held-out positions; scale {scale:.4}", training.len(), holdout.len());
-    println!("start: error {:.6}, held out {:.6}", mean_error(&training, &start, scale), mean_error(&holdout, &start, scale));
+    println!(
+        "start: error {:.6}, held out {:.6}, roughness {:.4}",
+        mean_error(&training, &start, scale),
+        mean_error(&holdout, &start, scale),
+        psqt_roughness(&start)
+    );
     let tunable = |name: &str| cli.only.is_empty() || cli.only.iter().any(|prefix| name.starts_with(prefix.as_str()));
-    let tuned = local_search(&training, start, cli.passes, tunable, |pass, params| {
+    let tuned = local_search(&training, start, cli.passes, cli.smooth, tunable, |pass, params| {
         let held = mean_error(&holdout, params, pass.scale);
         println!(
-            "pass {}: error {:.6}, held out {held:.6}, scale {:.4}, {} weights moved",
-            pass.number, pass.error, pass.scale, pass.changed
+            "pass {}: error {:.6}, held out {held:.6}, roughness {:.4}, scale {:.4}, {} weights moved",
+            pass.number, pass.error, pass.roughness, pass.scale, pass.changed
         );
         if let Some(path) = &cli.out {
             if let Err(e) = std::fs::write(path, format!("{params:?}\n")) {

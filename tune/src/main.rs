@@ -19,6 +19,13 @@ struct Cli {
     /// Every Nth position is held out to check the fit on unseen positions.
     #[arg(long, default_value_t = 10)]
     holdout_every: usize,
+    /// Hold out blocks of this many consecutive positions instead of single
+    /// ones (every Nth block). The generators write a game's positions one
+    /// after another, and positions of one game are alike: a block of about
+    /// two games keeps the held-out games unseen, so the check catches
+    /// over-fitting that single held-out positions would hide.
+    #[arg(long, default_value_t = 1)]
+    holdout_block: usize,
     /// Write the best weights so far to this file after every pass (a Rust
     /// value for `EvalParams::DROP_CHESS`), so a long run can be stopped at any time.
     #[arg(long)]
@@ -44,8 +51,8 @@ fn main() -> ExitCode {
         Ok(_) => return fail("no positions"),
         Err(e) => return fail(&format!("{}: {e}", cli.positions.display())),
     };
-    let every = cli.holdout_every.max(2);
-    let (holdout, training): (Vec<_>, Vec<_>) = samples.into_iter().enumerate().partition(|(i, _)| i % every == 0);
+    let (every, block) = (cli.holdout_every.max(2), cli.holdout_block.max(1));
+    let (holdout, training): (Vec<_>, Vec<_>) = samples.into_iter().enumerate().partition(|(i, _)| (i / block) % every == 0);
     let holdout: Vec<_> = holdout.into_iter().map(|(_, s)| s).collect();
     let training: Vec<_> = training.into_iter().map(|(_, s)| s).collect();
 

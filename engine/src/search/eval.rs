@@ -85,7 +85,10 @@ pub struct EvalParams {
     /// penalty = units² × king_danger_scale / 256, capped.
     pub king_danger_scale: i32,
     pub king_danger_cap: i32,
-    /// Passed pawn bonus by relative rank (index 0 = rank 1).
+    /// Passed pawn bonus by relative rank (index 0 = rank 1). The pawn's
+    /// table already pays for its advance; in drop chess the fit makes this
+    /// a penalty on the middle ranks, where a lone passer is a target that
+    /// any dropped piece can blockade.
     pub passed: [i32; 8],
     pub doubled: i32,
     pub isolated: i32,
@@ -115,45 +118,45 @@ impl EvalParams {
     /// (`tune/README.md`). Material counts far less than in chess and the
     /// attack on the king far more.
     pub const DROP_CHESS: EvalParams = EvalParams {
-        board: [100, 139, 148, 160, 379, 0],
-        hand: [84, 173, 176, 281, 404, 0],
-        promoted_discount: -9,
-        mobility: [0, 7, 12, 13, 3, 0],
-        zone_attacker_units: [0, 8, 5, 6, 4, 0],
-        hand_units: [1, 5, 4, 4, 1, 0],
+        board: [100, 132, 143, 180, 356, 0],
+        hand: [56, 167, 160, 266, 379, 0],
+        promoted_discount: -7,
+        mobility: [0, 4, 8, 9, 2, 0],
+        zone_attacker_units: [5, 7, 4, 4, 2, 0],
+        hand_units: [1, 3, 3, 1, 1, 0],
         empty_neighbour_units: 1,
-        bare_neighbour_units: 1,
+        bare_neighbour_units: 3,
         supported_landing_units: 1,
         missing_shelter_units: 6,
-        safe_check_drop_units: [12, 10, 5, 10, 13, 0],
-        flank_attack_units: 0,
-        flank_attack: 19,
-        drop_mobility: [8, 9, 10, 3, -4, 0],
-        king_danger_scale: 53,
-        king_danger_cap: 499,
-        passed: [0, -7, 4, 6, 15, 65, 40, 0],
-        doubled: 11,
-        isolated: 14,
+        safe_check_drop_units: [11, 14, 7, 21, 9, 0],
+        flank_attack_units: 3,
+        flank_attack: 18,
+        drop_mobility: [10, 7, 4, -5, 0, 0],
+        king_danger_scale: 49,
+        king_danger_cap: 484,
+        passed: [0, -15, -60, -22, -49, 1, 2, 0],
+        doubled: 21,
+        isolated: 7,
         tempo: 157,
         centre_knight: 32,
-        centre_bishop: 17,
+        centre_bishop: 22,
         pawn_advance: 9,
-        king_exposed: 181,
-        king_rank: [115, -7, 8, -188],
-        king_file: [97, 115, -110, -64],
+        king_exposed: 126,
+        king_rank: [86, -12, 24, -50],
+        king_file: [75, 91, -99, -68],
         psqt: [
             // pawn
-            [0, 0, 0, 0, -24, 37, 1, -58, -33, -45, -3, -38, -62, -74, -34, -26, -50, -12, -16, 72, -13, -12, 34, -34, -46, 96, -31, -28, 0, 0, 0, 0],
+            [0, 0, 0, 0, -28, 34, 4, -73, -37, -27, -4, -24, -39, -41, -37, -13, -3, -5, -5, 7, 8, 13, 42, 50, -2, -18, 29, 33, 0, 0, 0, 0],
             // knight
-            [-96, -8, -29, 64, -16, -96, -30, 20, -28, 13, -16, 9, -3, 96, 28, -39, 84, 38, -50, -40, 30, 96, -76, -2, -34, -96, 4, -96, -80, -96, -12, -38],
+            [-17, -7, 0, -1, 0, -16, -5, 1, 12, 0, -12, -35, -2, -13, 12, -19, 63, 23, 10, -14, 37, 27, 32, 26, 8, -11, 6, 1, -23, -19, -8, -8],
             // bishop
-            [-96, 18, 4, 96, -8, 84, -21, 30, 40, 76, 31, -49, 56, -24, -7, 4, 35, -9, -96, 7, -27, -34, 4, -10, -72, 12, -96, -96, -58, -4, -16, -80],
+            [24, 28, 32, 12, 51, 48, 47, 44, 43, 3, -2, 9, 41, 12, 19, -1, 35, 40, 24, 4, 26, 30, 28, 4, 7, 40, 18, 8, 28, 8, 0, 11],
             // rook
-            [8, 14, 20, 6, -1, -8, -40, 96, 2, -56, -68, -96, -16, -96, -22, 80, -96, -88, -96, -96, -96, 96, -96, 8, -40, 58, -5, -96, 96, 96, 96, 96],
+            [-8, -10, 39, 61, -28, -12, 35, 18, -48, -20, -3, -12, -40, -12, -12, -35, -18, -6, 6, -5, 16, 5, -1, -4, 32, 20, 13, 9, 54, 42, 21, -15],
             // queen
-            [-84, -20, 14, 28, -64, 1, 6, 64, 40, 28, -40, -8, -10, -60, 7, -88, 3, -2, -72, -46, 96, 88, -8, -32, 76, 96, 96, 50, 96, 96, 96, 88],
+            [56, 40, 44, 42, 24, 25, 54, 37, -20, 17, 14, 31, 4, -20, -6, 1, -11, -26, -4, -23, -8, -5, 23, 12, 24, 32, 13, 4, 46, 59, 40, 28],
             // king
-            [-96, -96, 37, 24, 96, 6, 96, 72, -28, 23, 96, 96, -16, -80, 96, 96, 96, -96, -96, -60, 0, -96, 1, -96, 6, 0, 0, 0, 0, 0, 0, 0],
+            [-13, -53, 44, 40, -33, 7, 92, 21, 1, 16, 58, 56, 13, 22, 39, 40, 5, 6, 15, 18, -4, -4, 1, 3, -8, -8, -6, -4, -9, -9, -9, -9],
         ],
     };
 

@@ -116,11 +116,14 @@ pub fn psqt_roughness(params: &EvalParams) -> f64 {
     total / pairs as f64
 }
 
-/// What the local search minimises: the fit error plus `smooth` times the
-/// tables' roughness.
+/// `smooth` times the tables' roughness (nothing to compute at 0).
+fn roughness_penalty(params: &EvalParams, smooth: f64) -> f64 {
+    if smooth > 0.0 { smooth * psqt_roughness(params) } else { 0.0 }
+}
+
+/// What the local search minimises: the fit error plus the roughness penalty.
 fn objective(samples: &[Sample], params: &EvalParams, scale: f64, smooth: f64) -> f64 {
-    let penalty = if smooth > 0.0 { smooth * psqt_roughness(params) } else { 0.0 };
-    mean_error(samples, params, scale) + penalty
+    mean_error(samples, params, scale) + roughness_penalty(params, smooth)
 }
 
 /// Progress of the local search, one line per pass.
@@ -174,8 +177,8 @@ pub fn local_search(
             }
         }
         scale = fit_scale(samples, &best);
-        best_error = objective(samples, &best, scale, smooth);
         let pass = Pass { number, error: mean_error(samples, &best, scale), roughness: psqt_roughness(&best), scale, changed };
+        best_error = pass.error + roughness_penalty(&best, smooth);
         report(&pass, &best);
         if changed == 0 && steps.iter().zip(&free).all(|(&s, &f)| s == 1 || !f) {
             break;

@@ -84,8 +84,11 @@ pub struct MatchArgs {
 pub struct EngineSpecs(pub Vec<Vec<String>>);
 
 const ENGINE_HELP: &str = "Define an engine: name=NAME cmd=PATH [proto=uci|xboard] [arg=ARG]... \
-[dir=DIR] [option.NAME=VALUE]... [timeout=SECONDS] [holding=live|deferred]. Repeat for more \
-engines. `tandem`, `fsf` and `sjeng` are known without one.";
+[dir=DIR] [option.NAME=VALUE]... [timeout=SECONDS] [holding=live|deferred] [extension=on|off]. \
+Repeat for more engines. Known without one: `tandem` (UCI with its bughouse extension), `fsf` \
+(/usr/games/fairy-stockfish over UCI: one FEN per move), `fsfx` (the same over xboard: live \
+holdings and partner talk, its team play) and `sjeng` (xboard). `extension=off` never sends \
+`bughouse`: a UCI engine plays plain, as `fsf` does.";
 
 impl FromArgMatches for EngineSpecs {
     fn from_arg_matches(matches: &ArgMatches) -> Result<EngineSpecs, clap::Error> {
@@ -335,8 +338,15 @@ pub fn parse_engine(tokens: &[String]) -> Result<EngineConfig, String> {
                 config.init_timeout = Duration::from_secs_f64(seconds);
             }
             "holding" => config.holding = Some(value.parse().map_err(|e| format!("--engine: {e}"))?),
+            "extension" => {
+                config.extension = match value {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(format!("--engine: extension must be 'on' or 'off', not '{value}'")),
+                }
+            }
             _ => return Err(format!(
-                "--engine: unknown key '{key}' (expected name, cmd, proto, arg, dir, option.NAME, timeout, holding)"
+                "--engine: unknown key '{key}' (expected name, cmd, proto, arg, dir, option.NAME, timeout, holding, extension)"
             )),
         }
     }
@@ -368,6 +378,7 @@ pub fn builtin_engine(name: &str) -> Option<EngineConfig> {
             Some(EngineConfig::new("tandem", exe, Proto::Uci))
         }
         "fsf" | "fairy-stockfish" => Some(EngineConfig::new(name, find_program("fairy-stockfish"), Proto::Uci)),
+        "fsfx" => Some(EngineConfig::new(name, find_program("fairy-stockfish"), Proto::Xboard)),
         "sjeng" => Some(EngineConfig::new(name, find_program("sjeng"), Proto::Xboard)),
         _ => None,
     }

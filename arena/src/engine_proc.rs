@@ -64,6 +64,9 @@ pub struct EngineConfig {
     pub init_timeout: Duration,
     /// CECP only: when reserve changes are sent (default: by engine).
     pub holding: Option<HoldingPolicy>,
+    /// UCI only: offer tandem's bughouse extension (`extension=off` plays the
+    /// engine as a plain UCI engine that sees one FEN per move).
+    pub extension: bool,
 }
 
 impl EngineConfig {
@@ -77,12 +80,13 @@ impl EngineConfig {
             options: Vec::new(),
             init_timeout: Duration::from_secs(10),
             holding: None,
+            extension: true,
         }
     }
 
     fn adapter(&self, rules: Rules) -> Box<dyn Adapter> {
         match self.proto {
-            Proto::Uci => Box::new(UciAdapter::new(rules, self.options.clone())),
+            Proto::Uci => Box::new(UciAdapter::new(rules, self.options.clone(), self.extension)),
             Proto::Xboard => Box::new(XboardAdapter::new(rules, self.options.clone(), self.holding)),
         }
     }

@@ -13,6 +13,7 @@
 
 use std::time::Duration;
 
+use tandem_engine::team::PartnerMessage;
 use tandem_engine::{BoardId, Color, Game, MatchEnd, MoveError, Reserve, Rules, Simultaneous, Status};
 
 use crate::bpgn::{Record, RecordMove};
@@ -36,7 +37,7 @@ pub const ARBITER_TICK: Duration = Duration::from_millis(10);
 /// relayed: two bots answering each other's messages would loop forever
 /// (two Sjengs do: "Sorry, but I don't understand that command.").
 const MAX_SAME_TELL: usize = 2;
-/// Partner messages relayed per seat and match at most.
+/// Free-text partner messages relayed per seat and match at most.
 const MAX_TELLS_PER_SEAT: usize = 200;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -153,8 +154,24 @@ pub struct BoardEnd {
     pub board: BoardId,
     /// `None` for a drawn board.
     pub winner: Option<Color>,
+    pub kind: EndKind,
     pub reason: String,
     pub at: Duration,
+}
+
+/// What ended a board, for the per-team counts of a run: a score made of the
+/// opponent's flags must be told apart from one made of mates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EndKind {
+    Mate,
+    /// A flag fell while its player was asked to move (or between moves).
+    Flag,
+    /// A flag fell while its player had no legal move and waited for material.
+    FrozenFlag,
+    /// A crash, an illegal move, garbage or a resignation.
+    Fault,
+    /// Stalemate, repetition, insufficient material.
+    Draw,
 }
 
 /// A move as it was played.
@@ -193,6 +210,19 @@ pub struct MatchReport {
     pub duration: Duration,
     /// Partner messages relayed.
     pub tells: usize,
+}
+
+impl MatchReport {
+    /// The end that decided a won match: the earliest board won by the
+    /// winning team. `None` for draws and unfinished matches.
+    pub fn decisive_end(&self) -> Option<&BoardEnd> {
+        let MatchResult::Won(team) = self.result else { return None };
+        self.ends
+            .iter()
+            .flatten()
+            .filter(|e| e.winner.is_some_and(|w| team_of(e.board, w) == team))
+            .min_by_key(|e| e.at)
+    }
 }
 
 /// What a live display is shown.
@@ -467,7 +497,13 @@ impl<'a> Arbiter<'a> {
             let id = self.boards[b].id;
             let seat = self.seat_of(id, color);
             let thinking = self.boards[b].pending.is_some_and(|p| p.seat == seat);
-            let reason = format!("{} lost on time", self.spec.seat_label(seat));
+            let frozen = self.boards[b].status == Status::Frozen;
+            let kind = if frozen { EndKind::FrozenFlag } else { EndKind::Flag };
+            let reason = if frozen {
+                format!("{} lost on time (frozen, waiting for material)", self.spec.seat_label(seat))
+            } else {
+                format!("{} lost on time", self.spec.seat_label(seat))
+            };
             if thinking {
                 self.faults.push(SeatFault {
                     seat,
@@ -476,7 +512,7 @@ impl<'a> Arbiter<'a> {
                     at,
                 });
             }
-            self.end_board(b, Some(color.other()), reason, at);
+            self.end_board(b, Some(color.other()), kind, reason, at);
         }
     }
 
@@ -496,15 +532,22 @@ impl<'a> Arbiter<'a> {
         }
     }
 
+    /// Passes a partner message on. The partner vocabulary (`sit`, `time`,
+    /// `otim`, …) always goes through: Fairy-Stockfish reports its clocks
+    /// hundreds of times a match. Free text is capped, so two bots answering
+    /// each other's chatter cannot loop forever.
     fn relay_tell(&mut self, seat: SeatIndex, text: String) {
         if self.spec.board_count() != 2 || seat >= 4 {
             return;
         }
-        let from_seat: usize = self.tell_counts.iter().filter(|((s, _), _)| *s == seat).map(|(_, n)| n).sum();
-        let same = self.tell_counts.entry((seat, text.clone())).or_default();
-        *same += 1;
-        if *same > MAX_SAME_TELL || from_seat >= MAX_TELLS_PER_SEAT {
-            return;
+        let vocabulary = PartnerMessage::parse(&text).is_ok_and(|m| m.is_vocabulary());
+        if !vocabulary {
+            let from_seat: usize = self.tell_counts.iter().filter(|((s, _), _)| *s == seat).map(|(_, n)| n).sum();
+            let same = self.tell_counts.entry((seat, text.clone())).or_default();
+            *same += 1;
+            if *same > MAX_SAME_TELL || from_seat >= MAX_TELLS_PER_SEAT {
+                return;
+            }
         }
         self.tells += 1;
         self.seats.send(partner_of(seat), ToEngine::PartnerTell(text));
@@ -517,7 +560,7 @@ impl<'a> Arbiter<'a> {
         let Some(b) = self.board_index(board) else { return };
         if self.boards[b].end.is_none() {
             let reason = format!("{} {}: {detail}", self.spec.seat_label(seat), fault_verb(kind));
-            self.end_board(b, Some(color.other()), reason, at);
+            self.end_board(b, Some(color.other()), EndKind::Fault, reason, at);
         }
     }
 
@@ -630,22 +673,22 @@ impl<'a> Arbiter<'a> {
         self.boards[b].status = status;
         let to_move = self.game.board(id).turn();
         let loser_label = self.spec.seat_label(self.seat_of(id, to_move));
-        let (winner, reason) = match status {
+        let (winner, kind, reason) = match status {
             Status::Ongoing | Status::Frozen => return,
-            Status::Checkmate => (Some(to_move.other()), format!("{loser_label} checkmated")),
-            Status::Stalemate => (None, format!("board {id} stalemate")),
-            Status::InsufficientMaterial => (None, format!("board {id} insufficient material")),
-            Status::Repetition => (None, format!("board {id} drawn by repetition")),
+            Status::Checkmate => (Some(to_move.other()), EndKind::Mate, format!("{loser_label} checkmated")),
+            Status::Stalemate => (None, EndKind::Draw, format!("board {id} stalemate")),
+            Status::InsufficientMaterial => (None, EndKind::Draw, format!("board {id} insufficient material")),
+            Status::Repetition => (None, EndKind::Draw, format!("board {id} drawn by repetition")),
         };
-        self.end_board(b, winner, reason, at);
+        self.end_board(b, winner, kind, reason, at);
     }
 
-    fn end_board(&mut self, b: usize, winner: Option<Color>, reason: String, at: Duration) {
+    fn end_board(&mut self, b: usize, winner: Option<Color>, kind: EndKind, reason: String, at: Duration) {
         let id = self.boards[b].id;
         let board = &mut self.boards[b];
         board.clock.stop(at);
         board.pending = None;
-        board.end = Some(BoardEnd { board: id, winner, reason: reason.clone(), at });
+        board.end = Some(BoardEnd { board: id, winner, kind, reason: reason.clone(), at });
         let position = self.game.board(id);
         board.final_reserves = Some([*position.reserve(Color::White), *position.reserve(Color::Black)]);
         for color in Color::ALL {
@@ -856,7 +899,7 @@ mod tests {
     use super::*;
 
     fn end(board: BoardId, winner: Option<Color>, ms: u64) -> BoardEnd {
-        BoardEnd { board, winner, reason: format!("{board} {winner:?}"), at: Duration::from_millis(ms) }
+        BoardEnd { board, winner, kind: EndKind::Mate, reason: format!("{board} {winner:?}"), at: Duration::from_millis(ms) }
     }
 
     #[test]

@@ -26,6 +26,7 @@ use crate::relay5::{play_relay5, to_records, Relay5Spec};
 use crate::seats::{FaultKind, Seats};
 use crate::show::Show;
 use crate::stats::{format_elo, format_margin, Model, Outcome, Sprt, Tally};
+use crate::matchplay::EndKind;
 
 /// One finished (or interrupted) match, as the workers report it.
 struct Finished {
@@ -36,6 +37,8 @@ struct Finished {
     /// `1-0` style, team 1 = the seats of WhiteA and BlackB.
     result_text: &'static str,
     reason: String,
+    /// What decided a won match (relay5: not counted).
+    ended_by: Option<EndKind>,
     records: Vec<Record>,
     faults: Vec<FaultNote>,
     /// Set when the runner itself failed to play the match.
@@ -247,7 +250,8 @@ fn play_one(
             };
             play_match(&spec, &mut seats, observer).map(|report| {
                 let faults = report.faults.iter().map(|f| (f.seat, f.kind, f.detail.clone())).collect::<Vec<_>>();
-                (report.result, report.reason.clone(), vec![to_record(&spec, &report, tags.clone())], faults)
+                let ended_by = report.decisive_end().map(|e| e.kind);
+                (report.result, report.reason.clone(), ended_by, vec![to_record(&spec, &report, tags.clone())], faults)
             })
         }
         Table::Relay5 => {
@@ -261,18 +265,19 @@ fn play_one(
             };
             play_relay5(&spec, &mut seats).map(|report| {
                 let faults = report.faults.iter().map(|f| (f.seat, f.kind, f.detail.clone())).collect::<Vec<_>>();
-                (report.result, report.reason.clone(), to_records(&spec, &report, &tags), faults)
+                (report.result, report.reason.clone(), None, to_records(&spec, &report, &tags), faults)
             })
         }
     };
     seats.shutdown();
     match played {
-        Ok((result, reason, records, faults)) => Finished {
+        Ok((result, reason, ended_by, records, faults)) => Finished {
             index,
             swapped,
             outcome: outcome_for_first_lineup(result, swapped),
             result_text: result.text(),
             reason,
+            ended_by,
             records,
             faults: faults
                 .into_iter()
@@ -291,6 +296,7 @@ fn play_one(
             outcome: None,
             result_text: "*",
             reason: error.clone(),
+            ended_by: None,
             records: Vec::new(),
             faults: Vec::new(),
             error: Some(error),
@@ -323,6 +329,8 @@ struct Scoreboard {
     runner_errors: usize,
     /// Fault counts per engine and kind.
     faults: BTreeMap<(String, FaultKind), usize>,
+    /// Won matches by what decided them, per lineup.
+    wins_by: [BTreeMap<EndKind, usize>; 2],
 }
 
 impl Scoreboard {
@@ -338,6 +346,7 @@ impl Scoreboard {
             unfinished: 0,
             runner_errors: 0,
             faults: BTreeMap::new(),
+            wins_by: Default::default(),
         }
     }
 
@@ -369,6 +378,14 @@ impl Scoreboard {
             Some(outcome) => {
                 self.played += 1;
                 self.tally.add(outcome);
+                let winner = match outcome {
+                    Outcome::Win => Some(0),
+                    Outcome::Loss => Some(1),
+                    Outcome::Draw => None,
+                };
+                if let (Some(lineup), Some(kind)) = (winner, finished.ended_by) {
+                    *self.wins_by[lineup].entry(kind).or_default() += 1;
+                }
                 if self.repeat {
                     self.add_to_pair(finished.index, outcome);
                 }
@@ -394,10 +411,40 @@ impl Scoreboard {
         }
     }
 
+    fn won_by(&self, lineup: usize, kinds: &[EndKind]) -> usize {
+        kinds.iter().map(|k| self.wins_by[lineup].get(k).copied().unwrap_or(0)).sum()
+    }
+
+    /// `won by mate 12-5, flag 3-4, fault 0-0`: first lineup's wins, then the second's.
+    fn ends_line(&self) -> String {
+        let pair = |kinds: &[EndKind]| format!("{}-{}", self.won_by(0, kinds), self.won_by(1, kinds));
+        format!(
+            "won by mate {}, flag {}, fault {}",
+            pair(&[EndKind::Mate]),
+            pair(&[EndKind::Flag, EndKind::FrozenFlag]),
+            pair(&[EndKind::Fault])
+        )
+    }
+
+    /// The summary's line per lineup: what its wins were made of.
+    fn ends_summary(&self, lineup: usize) -> String {
+        format!(
+            "Won by {}: {} by mate, {} on the opponent's flag ({} of them frozen), {} by fault\n",
+            self.labels[lineup],
+            self.won_by(lineup, &[EndKind::Mate]),
+            self.won_by(lineup, &[EndKind::Flag, EndKind::FrozenFlag]),
+            self.won_by(lineup, &[EndKind::FrozenFlag]),
+            self.won_by(lineup, &[EndKind::Fault])
+        )
+    }
+
     fn score_line(&self) -> String {
         let t = &self.tally;
         let mut line =
             format!("{} played, {} - {} - {} [{:.3}]", t.games(), t.wins, t.losses, t.draws, t.score().unwrap_or(0.5));
+        if !self.wins_by.iter().all(BTreeMap::is_empty) {
+            line.push_str(&format!(" ({})", self.ends_line()));
+        }
         if let Some(estimate) = t.elo(self.model()) {
             line.push_str(&format!(
                 ", Elo {} +/- {}, LOS {:.1} %",
@@ -461,6 +508,10 @@ impl Scoreboard {
                 ));
             }
             out.push('\n');
+        }
+        if !self.wins_by.iter().all(BTreeMap::is_empty) {
+            out.push_str(&self.ends_summary(0));
+            out.push_str(&self.ends_summary(1));
         }
         out.push_str(&format!(
             "Matches: {} finished, {} unfinished; runner errors: {}\n",

@@ -38,15 +38,18 @@ pub struct UciAdapter {
     phase: Phase,
     declared: Vec<DeclaredOption>,
     engine_name: Option<String>,
+    /// The extension may be offered (`bughouse` is sent in the handshake).
+    offer_extension: bool,
     /// The engine speaks the bughouse extension.
     extension: bool,
     searching: bool,
 }
 
 impl UciAdapter {
-    pub fn new(rules: Rules, user_options: Vec<(String, String)>) -> UciAdapter {
+    pub fn new(rules: Rules, user_options: Vec<(String, String)>, offer_extension: bool) -> UciAdapter {
         UciAdapter {
             rules,
+            offer_extension,
             user_options,
             phase: Phase::Identify,
             declared: Vec::new(),
@@ -206,7 +209,7 @@ impl Adapter for UciAdapter {
                 } else if let Some(option) = parse_option(line) {
                     self.declared.push(option);
                 } else if line == "uciok" {
-                    if self.rules.is_two_board() {
+                    if self.rules.is_two_board() && self.offer_extension {
                         self.phase = Phase::Extension;
                         return Handshake::Continue(vec!["bughouse".into(), "isready".into()]);
                     }
@@ -336,7 +339,7 @@ mod tests {
 
     #[test]
     fn picks_the_variant_and_probes_the_extension() {
-        let mut fsf = UciAdapter::new(Rules::bughouse(), vec![("Hash".into(), "16".into())]);
+        let mut fsf = UciAdapter::new(Rules::bughouse(), vec![("Hash".into(), "16".into())], true);
         let sent = handshake(
             &mut fsf,
             &[
@@ -367,7 +370,7 @@ mod tests {
     #[test]
     fn tandem_gets_its_preset_and_rule_overrides() {
         let rules: Rules = "tandemschach,drop_checks=no-mate".parse().unwrap();
-        let mut tandem = UciAdapter::new(rules, Vec::new());
+        let mut tandem = UciAdapter::new(rules, Vec::new(), true);
         let sent = handshake(
             &mut tandem,
             &[
@@ -385,14 +388,25 @@ mod tests {
     }
 
     #[test]
+    fn extension_off_never_offers_bughouse() {
+        let mut tandem = UciAdapter::new(Rules::bughouse(), Vec::new(), false);
+        let sent = handshake(
+            &mut tandem,
+            &["option name UCI_Variant type combo default chess var chess var bughouse", "uciok", "readyok"],
+        );
+        assert_eq!(sent, ["setoption name UCI_Variant value bughouse", "ucinewgame", "isready"]);
+        assert!(!tandem.has_extension());
+    }
+
+    #[test]
     fn refuses_an_engine_without_the_variant() {
-        let mut plain = UciAdapter::new(Rules::crazyhouse(), Vec::new());
+        let mut plain = UciAdapter::new(Rules::crazyhouse(), Vec::new(), true);
         assert!(matches!(plain.handshake_line("uciok"), Handshake::Failed(_)));
     }
 
     #[test]
     fn reads_bestmove_forms() {
-        let mut uci = UciAdapter::new(Rules::chess(), Vec::new());
+        let mut uci = UciAdapter::new(Rules::chess(), Vec::new(), true);
         assert_eq!(uci.parse("bestmove e2e4 ponder e7e5").event, Some(FromEngine::Move("e2e4".into())));
         assert!(matches!(uci.parse("bestmove (none)").event, Some(FromEngine::Fault { kind: FaultKind::Resign, .. })));
         assert!(matches!(uci.parse("bestmove").event, Some(FromEngine::Fault { kind: FaultKind::Garbage, .. })));

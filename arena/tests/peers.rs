@@ -60,3 +60,40 @@ fn relay5_with_fsf_and_sjeng() {
     println!("{output}");
     assert_no_engine_errors(&output);
 }
+
+#[test]
+fn fsfx_partners_hear_each_other_and_only_each_other() {
+    if !peers_present() {
+        return;
+    }
+    let log = common::temp_file("fsfx.log");
+    let output = run(&words(&format!(
+        "--team1 fsfx --team2 fsfx --rules bughouse,mate=standard --tc 4+0 --games 1 --log {}",
+        log.display()
+    )));
+    assert_no_engine_errors(&output);
+    let traffic = std::fs::read_to_string(&log).unwrap();
+    // Log lines read `m1 WhiteA fsfx < tellics ptell time 123` (said) and
+    // `m1 BlackB fsfx > ptell time 123` (heard).
+    let lines_after = |marker: String| -> Vec<String> {
+        traffic.lines().filter_map(|l| l.split_once(&marker)).map(|(_, text)| text.to_string()).collect()
+    };
+    let said = |seat: &str| lines_after(format!(" {seat} fsfx < tellics ptell "));
+    let heard = |seat: &str| lines_after(format!(" {seat} fsfx > ptell "));
+    for (seat, partner) in [("WhiteA", "BlackB"), ("BlackB", "WhiteA"), ("BlackA", "WhiteB"), ("WhiteB", "BlackA")] {
+        let mut unheard = said(partner);
+        for text in heard(seat) {
+            let at = unheard.iter().position(|t| *t == text);
+            assert!(at.is_some(), "{seat} heard '{text}', which its partner {partner} never said");
+            unheard.remove(at.unwrap());
+        }
+        // Only the last few words may still be on their way when the match ends.
+        assert!(unheard.len() <= 4, "{partner} said {} messages that {seat} never heard", unheard.len());
+        let kinds: Vec<&str> = said(partner).iter().filter_map(|t| t.split_whitespace().next()).map(|w| match w {
+            "time" => "time",
+            "otim" => "otim",
+            _ => "other",
+        }).collect();
+        assert!(kinds.contains(&"time") && kinds.contains(&"otim"), "{partner} reports its clocks:\n{output}");
+    }
+}

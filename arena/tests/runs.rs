@@ -36,6 +36,8 @@ fn a_crashing_engine_loses_its_board_and_is_restarted_for_the_next_match() {
     let faults = faults_line(&output);
     assert!(faults.starts_with("Engine faults: crasher: ") && faults.ends_with(" crash"), "{output}");
     assert!(output.contains("Ptnml(0-2): [1, 0, 0, 0, 0]"), "{output}");
+    assert!(output.contains("(won by mate 0-0, flag 0-0, fault 0-2)"), "{output}");
+    assert!(output.contains("Won by steady: 0 by mate, 0 on the opponent's flag (0 of them frozen), 2 by fault"), "{output}");
 }
 
 #[test]
@@ -46,6 +48,7 @@ fn a_hanging_engine_loses_on_time_and_is_killed() {
     assert!(output.contains("lost on time"), "{output}");
     assert!(score_line(&output).starts_with("Score of steady vs hanger: 1 - 0 - 0"), "{output}");
     assert!(faults_line(&output).contains("time forfeit"), "{output}");
+    assert!(output.contains("Won by steady: 0 by mate, 1 on the opponent's flag"), "{output}");
     // The hung engine ignores `quit`: it is killed instead of being waited for.
     assert!(started.elapsed() < Duration::from_secs(20));
 }
@@ -118,6 +121,24 @@ fn extension_engines_get_seats_partner_boards_reserves_and_messages() {
     assert!(!team2.contains("ptell need_N"), "messages go to the partner only");
     let reserve_pushes = team1.lines().chain(team2.lines()).filter(|l| l.starts_with("reserve ")).count();
     assert!(reserve_pushes > 0, "material arriving during a search is pushed at once");
+}
+
+#[test]
+fn extension_off_plays_a_plain_uci_engine_that_never_hears_bughouse() {
+    let plain_log = temp_file("plain.log");
+    let other_log = temp_file("other.log");
+    let mut plain = fake("plain", &["--extension", "--delay-ms=10", &format!("--record={}", plain_log.display())]);
+    plain.push("extension=off".to_string());
+    let engines = [plain, fake("other", &["--extension", "--delay-ms=10", &format!("--record={}", other_log.display())])];
+    let output = run(&command(&engines, "--team1 plain --team2 other --tc 3+0 --games 1"));
+    assert_clean(&output);
+    let plain = std::fs::read_to_string(&plain_log).unwrap();
+    for never in ["bughouse", "seat ", "partner fen", "reserve ", "pwtime", "ptell"] {
+        assert!(!plain.lines().any(|l| l.starts_with(never) || l.contains(" pwtime ")), "plain engine got '{never}'");
+    }
+    assert!(plain.contains("position fen ") && plain.contains("go wtime"), "it still played");
+    let other = std::fs::read_to_string(&other_log).unwrap();
+    assert!(other.lines().any(|l| l == "bughouse"), "the other team keeps its extension");
 }
 
 #[test]

@@ -11,7 +11,7 @@ use tandem_engine::{BoardId, Color, Role};
 
 use crate::board_state::BoardState;
 use crate::output::echo;
-use crate::parse::{number_in, InputError};
+use crate::parse::InputError;
 
 /// Where we sit: a board and a colour (BPGN: team 1 is White on A + Black on B).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,119 +79,11 @@ impl Clocks {
     }
 }
 
-/// Exchanges on our board feed both partner boards; partners say which way.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Trades {
-    Good,
-    Bad,
-}
+pub use tandem_engine::team::{PartnerMessage, Trades};
 
-/// A message between partners (`ptell`): a superset of the vocabulary of
-/// Fairy-Stockfish and Sunsetter.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PartnerMessage {
-    /// Do not move until told `go` (as long as the clock allows).
-    Sit,
-    /// Stop sitting; move.
-    Go,
-    Fast,
-    Slow,
-    /// I am mated or lost unless helped.
-    Dead,
-    /// Cancel the last request.
-    Cancel,
-    /// The move I am about to play on my board (UCI text).
-    Move(String),
-    /// My clock, in centiseconds.
-    Time(Duration),
-    /// My opponent's clock, in centiseconds.
-    OpponentTime(Duration),
-    /// I would like these pieces.
-    Need(Vec<Role>),
-    /// Do not let these be captured (they would reach my opponent).
-    DontGive(Vec<Role>),
-    Trades(Trades),
-    /// Anything else: kept, shown, not acted on.
-    Other(String),
-}
-
-/// Longest partner clock accepted in centiseconds (a day).
-const MAX_CENTISECONDS: u64 = 8_640_000;
-
-impl PartnerMessage {
-    /// Parses the text after `ptell`. Unknown words are [`PartnerMessage::Other`];
-    /// a known word with a bad argument is an error.
-    pub fn parse(text: &str) -> Result<PartnerMessage, InputError> {
-        let mut words = text.split_whitespace();
-        let Some(word) = words.next() else {
-            return Err(InputError::new("'ptell' needs a message"));
-        };
-        let rest: Vec<&str> = words.collect();
-        let message = match word.to_ascii_lowercase().as_str() {
-            "sit" => PartnerMessage::Sit,
-            "go" => PartnerMessage::Go,
-            "fast" => PartnerMessage::Fast,
-            "slow" => PartnerMessage::Slow,
-            "dead" => PartnerMessage::Dead,
-            "x" => PartnerMessage::Cancel,
-            "move" => match rest.as_slice() {
-                [m] => PartnerMessage::Move((*m).to_string()),
-                _ => return Err(InputError::new("'ptell move' needs exactly one move")),
-            },
-            "time" => PartnerMessage::Time(centiseconds("time", rest.first().copied())?),
-            "otim" => PartnerMessage::OpponentTime(centiseconds("otim", rest.first().copied())?),
-            "need" => PartnerMessage::Need(roles("need", &rest)?),
-            "dontgive" => PartnerMessage::DontGive(roles("dontgive", &rest)?),
-            "trades" => match rest.as_slice() {
-                ["good"] => PartnerMessage::Trades(Trades::Good),
-                ["bad"] => PartnerMessage::Trades(Trades::Bad),
-                _ => return Err(InputError::new("'ptell trades' needs 'good' or 'bad'")),
-            },
-            _ => PartnerMessage::Other(text.trim().to_string()),
-        };
-        Ok(message)
-    }
-}
-
-fn centiseconds(name: &str, text: Option<&str>) -> Result<Duration, InputError> {
-    number_in(&format!("ptell {name}"), text, 0, MAX_CENTISECONDS).map(|cs| Duration::from_millis(cs * 10))
-}
-
-/// Piece letters, in words or run together: `N q`, `Nq`, `nnp`.
-fn roles(name: &str, words: &[&str]) -> Result<Vec<Role>, InputError> {
-    let mut out = Vec::new();
-    for ch in words.iter().flat_map(|w| w.chars()) {
-        match Role::from_char(ch.to_ascii_lowercase()).filter(|&r| r != Role::King) {
-            Some(role) => out.push(role),
-            None => return Err(InputError::new(format!("'ptell {name}': '{}' is not a piece letter (p, n, b, r, q)", echo(&ch.to_string())))),
-        }
-    }
-    if out.is_empty() {
-        return Err(InputError::new(format!("'ptell {name}' needs piece letters")));
-    }
-    Ok(out)
-}
-
-impl fmt::Display for PartnerMessage {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let letters = |roles: &[Role]| roles.iter().map(|r| r.char()).collect::<String>();
-        match self {
-            PartnerMessage::Sit => f.write_str("sit"),
-            PartnerMessage::Go => f.write_str("go"),
-            PartnerMessage::Fast => f.write_str("fast"),
-            PartnerMessage::Slow => f.write_str("slow"),
-            PartnerMessage::Dead => f.write_str("dead"),
-            PartnerMessage::Cancel => f.write_str("x"),
-            PartnerMessage::Move(m) => write!(f, "move {m}"),
-            PartnerMessage::Time(t) => write!(f, "time {}", t.as_millis() / 10),
-            PartnerMessage::OpponentTime(t) => write!(f, "otim {}", t.as_millis() / 10),
-            PartnerMessage::Need(r) => write!(f, "need {}", letters(r)),
-            PartnerMessage::DontGive(r) => write!(f, "dontgive {}", letters(r)),
-            PartnerMessage::Trades(Trades::Good) => f.write_str("trades good"),
-            PartnerMessage::Trades(Trades::Bad) => f.write_str("trades bad"),
-            PartnerMessage::Other(text) => f.write_str(text),
-        }
-    }
+/// Parses the text after `ptell` (the vocabulary is the engine's).
+pub fn parse_partner_message(text: &str) -> Result<PartnerMessage, InputError> {
+    PartnerMessage::parse(text).map_err(InputError::new)
 }
 
 /// Our partner's standing requests, as their messages left them.
@@ -248,7 +140,7 @@ impl BughouseContext {
             PartnerMessage::Need(roles) => requests.need = roles.clone(),
             PartnerMessage::DontGive(roles) => requests.dont_give = roles.clone(),
             PartnerMessage::Trades(t) => requests.trades = Some(*t),
-            PartnerMessage::Other(_) => {}
+            PartnerMessage::MoveNow | PartnerMessage::Help | PartnerMessage::Other(_) => {}
         }
         if self.messages.len() == MESSAGE_LOG {
             self.messages.remove(0);
@@ -302,23 +194,6 @@ impl BughouseContext {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn parses_the_vocabulary() {
-        assert_eq!(PartnerMessage::parse("sit"), Ok(PartnerMessage::Sit));
-        assert_eq!(PartnerMessage::parse("Go"), Ok(PartnerMessage::Go));
-        assert_eq!(PartnerMessage::parse("need N q"), Ok(PartnerMessage::Need(vec![Role::Knight, Role::Queen])));
-        assert_eq!(PartnerMessage::parse("dontgive qr"), Ok(PartnerMessage::DontGive(vec![Role::Queen, Role::Rook])));
-        assert_eq!(PartnerMessage::parse("time 1234"), Ok(PartnerMessage::Time(Duration::from_millis(12340))));
-        assert_eq!(PartnerMessage::parse("trades bad"), Ok(PartnerMessage::Trades(Trades::Bad)));
-        assert_eq!(PartnerMessage::parse("hello there"), Ok(PartnerMessage::Other("hello there".into())));
-        for bad in ["", "need", "need k", "time x", "time -5", "trades maybe", "move", "move a b"] {
-            assert!(PartnerMessage::parse(bad).is_err(), "{bad}");
-        }
-        for text in ["sit", "need nq", "trades good", "time 50", "move e2e4"] {
-            assert_eq!(PartnerMessage::parse(text).unwrap().to_string(), text);
-        }
-    }
 
     #[test]
     fn requests_follow_messages_and_x_cancels_the_latest() {

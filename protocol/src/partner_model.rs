@@ -9,11 +9,11 @@ use std::time::{Duration, Instant};
 use tandem_engine::search::alphabeta::MATE;
 use tandem_engine::search::timeman::EXPECTED_MOVES_LEFT;
 use tandem_engine::team::{
-    sit_allowance, ModelSwitches, PartnerRequests as EngineRequests, TeamClocks, TeamContext, Trades as EngineTrades,
+    sit_allowance, ModelSwitches, PartnerRequests as EngineRequests, TeamClocks, TeamContext, Trades,
 };
 use tandem_engine::{Position, Role};
 
-use crate::bughouse::{BughouseContext, Seat, Trades};
+use crate::bughouse::{BughouseContext, Seat};
 use crate::engine_api::{Clock, Limits, Score};
 use crate::parse::InputError;
 
@@ -137,10 +137,7 @@ pub fn team_context(context: &BughouseContext, root: &Position, clock: Option<&C
             dont_give: role_bits(&asked.dont_give),
             sit: asked.sitting,
             fast: asked.fast == Some(true) || asked.partner_dead,
-            trades: asked.trades.map(|t| match t {
-                Trades::Good => EngineTrades::Good,
-                Trades::Bad => EngineTrades::Bad,
-            }),
+            trades: asked.trades,
         }
     } else {
         EngineRequests::default()
@@ -171,8 +168,8 @@ pub fn describe(team: &TeamContext) -> String {
         .collect();
     let r = &team.requests;
     let trades = match r.trades {
-        Some(EngineTrades::Good) => "good",
-        Some(EngineTrades::Bad) => "bad",
+        Some(Trades::Good) => "good",
+        Some(Trades::Bad) => "bad",
         None => "-",
     };
     format!(
@@ -469,7 +466,7 @@ mod tests {
         assert_eq!(team.clocks.partner_opponent, Some(Duration::from_secs(7)));
         assert!(team.requests.needs(Role::Knight) && team.requests.needs(Role::Queen) && !team.requests.needs(Role::Pawn));
         assert!(team.requests.forbids(Role::Pawn));
-        assert_eq!(team.requests.trades, Some(EngineTrades::Bad));
+        assert_eq!(team.requests.trades, Some(Trades::Bad));
         let text = describe(&team);
         assert!(text.contains("need NQ dontgive P sit false trades bad"), "{text}");
         // With Black to move on our board, the colours swap.

@@ -136,7 +136,7 @@ pub fn parse_uci_line(line: &str, extensions: bool) -> Result<ParsedLine, InputE
         "seat" => exactly_two(args, "seat").and_then(|(b, c)| Seat::parse(Some(b), Some(c))).map(UciCommand::Seat)?,
         "partner" => UciCommand::Partner(parse_partner(args)?),
         "reserve" => UciCommand::Reserve(parse_reserve(args)?),
-        "ptell" => UciCommand::PTell(PartnerMessage::parse(&args.join(" "))?),
+        "ptell" => UciCommand::PTell(crate::bughouse::parse_partner_message(&args.join(" "))?),
         _ => return Ok(parsed),
     });
     if matches!(word, "uci" | "isready" | "ucinewgame" | "stop" | "ponderhit" | "quit" | "d" | "bughouse") {

@@ -87,7 +87,7 @@ pub fn parse_xboard_line(line: &str) -> Result<Option<XboardCommand>, InputError
         "?" => XboardCommand::MoveNow,
         "holding" => parse_holding(rest)?,
         "partner" => XboardCommand::Partner((!rest.is_empty()).then(|| echo(rest))),
-        "ptell" => XboardCommand::PTell(PartnerMessage::parse(rest)?),
+        "ptell" => XboardCommand::PTell(crate::bughouse::parse_partner_message(rest)?),
         "post" => XboardCommand::Post,
         "nopost" => XboardCommand::NoPost,
         "undo" => XboardCommand::Undo,

@@ -22,6 +22,10 @@
 //!
 //! Every term can be switched off ([`ModelSwitches`]), so its worth is measured.
 
+mod message;
+
+pub use message::{PartnerMessage, VOCABULARY};
+
 use std::time::Duration;
 
 use shakmaty::{Color, Role};

@@ -183,7 +183,10 @@ impl Tally {
         let stdev = (dist.variance() / dist.samples).sqrt();
         let low = elo_from_score(mean - Z_95 * stdev);
         let high = elo_from_score(mean + Z_95 * stdev);
-        let margin = if low.is_finite() && high.is_finite() { (high - low) / 2.0 } else { f64::INFINITY };
+        // No spread seen (one pair, or every sample alike) is no evidence of a
+        // small error: the margin is unknown, as when the interval leaves 0..1.
+        let known = low.is_finite() && high.is_finite() && stdev > 0.0;
+        let margin = if known { (high - low) / 2.0 } else { f64::INFINITY };
         let los = match model {
             Model::Trinomial => los_from_wins(self.wins, self.losses),
             Model::Pentanomial => los_from_normal(mean, stdev),
@@ -383,6 +386,19 @@ mod tests {
         assert_eq!(tally.elo(Model::Trinomial), None);
         let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05).unwrap();
         assert_eq!(sprt.llr(&tally, Model::Trinomial), 0.0);
+    }
+
+    #[test]
+    fn one_pair_has_no_error_bar_under_either_model() {
+        let mut tally = Tally::default();
+        tally.add(Outcome::Win);
+        tally.add(Outcome::Loss);
+        tally.add_pair(Outcome::Win, Outcome::Loss);
+        for model in [Model::Trinomial, Model::Pentanomial] {
+            let estimate = tally.elo(model).unwrap();
+            assert_eq!(estimate.elo, 0.0);
+            assert_eq!(format_margin(estimate.margin), "inf", "{model:?}");
+        }
     }
 
     #[test]

@@ -59,6 +59,34 @@ fn a_mated_side_has_no_best_move() {
     assert_eq!(r.best, None);
 }
 
+/// A comparable number for a score: mates above every centipawn value.
+fn order_key(score: Score) -> i64 {
+    match score {
+        Score::Cp(cp) => i64::from(cp),
+        Score::Mate(n) if n > 0 => 1_000_000 - i64::from(n),
+        Score::Mate(n) => -1_000_000 - i64::from(n),
+    }
+}
+
+#[test]
+fn multipv_lines_come_best_first_at_every_depth_and_line_one_is_played() {
+    let positions = [
+        ("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[Nb] w KQkq - 2 3", "crazyhouse"),
+        ("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[Nb] w KQkq - 2 3", "bughouse"),
+        ("rnbqkb1r/ppp2ppp/4pn2/3p4/3P4/2N2N2/PPP1PPPP/R1BQKB1R[] w KQkq - 0 4", "crazyhouse"),
+    ];
+    for (fen, rules) in positions {
+        let (result, infos) = search(&pos(fen, rules), Limits { depth: Some(10), multipv: 3, ..Limits::default() });
+        for depth in 1..=10 {
+            let lines: Vec<&Info> = infos.iter().filter(|i| i.depth == depth && i.bound == tandem_engine::search::Bound::Exact).collect();
+            let keys: Vec<i64> = lines.iter().map(|i| order_key(i.score)).collect();
+            assert!(keys.windows(2).all(|w| w[0] >= w[1]), "{rules} depth {depth}: {keys:?}");
+        }
+        let last = infos.iter().rev().find(|i| i.multipv == 1).unwrap();
+        assert_eq!(Some(last.pv[0]), result.best, "{rules}: bestmove is line 1");
+    }
+}
+
 #[test]
 fn multipv_reports_distinct_lines_best_first() {
     let p = Position::startpos(Rules::crazyhouse());

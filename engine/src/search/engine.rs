@@ -307,6 +307,9 @@ fn max_depth(limits: &Limits) -> i32 {
     }
 }
 
+/// A long MultiPV iteration reports the lines done so far after this long.
+const MULTIPV_REPORT_AFTER: Duration = Duration::from_secs(3);
+
 /// Iterative deepening with aspiration windows and MultiPV for one thread.
 fn iterate(searcher: &mut Searcher, id: usize, limits: &Limits, start: Instant, mut report: Option<&mut (dyn FnMut(&Info) + Send)>) {
     let multipv = if id == 0 { limits.multipv.clamp(1, searcher.root_moves.len()) } else { 1 };
@@ -324,8 +327,15 @@ fn iterate(searcher: &mut Searcher, id: usize, limits: &Limits, start: Instant, 
             if !aspiration(searcher, depth, pv_index, start, &mut report) {
                 break;
             }
-            if let Some(report) = report.as_deref_mut() {
-                report(&searcher.info(depth as u32, pv_index, Bound::Exact, start.elapsed()));
+            // A later line may score above an earlier one (it was searched with
+            // a wider window): the lines come out best first, and line 1 is
+            // the move played. Stable, so equal scores keep their order.
+            searcher.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            let last_line = pv_index + 1 == multipv;
+            if let Some(report) = report.as_deref_mut().filter(|_| last_line || start.elapsed() > MULTIPV_REPORT_AFTER) {
+                for line in 0..=pv_index {
+                    report(&searcher.info(depth as u32, line, Bound::Exact, start.elapsed()));
+                }
             }
         }
         if searcher.aborted() {

@@ -14,7 +14,7 @@
 use std::time::Duration;
 
 use tandem_engine::team::PartnerMessage;
-use tandem_engine::{BoardId, Color, Game, MatchEnd, MoveError, Reserve, Rules, Simultaneous, Status};
+use tandem_engine::{BoardId, Color, Game, MatchEnd, MoveError, Rules, Simultaneous, Status};
 
 use crate::bpgn::{Record, RecordMove};
 use crate::clock::{BoardClock, TimeControl};
@@ -274,8 +274,6 @@ struct BoardRun {
     pending: Option<Pending>,
     /// Bumped when a piece is taken off this board from outside (a `steal`).
     version: u64,
-    /// Reserves frozen when the board ended (nothing flows to an ended board).
-    final_reserves: Option<[Reserve; 2]>,
 }
 
 /// Plays one match to its end (or until a stop is requested).
@@ -331,7 +329,6 @@ impl<'a> Arbiter<'a> {
                     end: None,
                     pending: None,
                     version: 0,
-                    final_reserves: None,
                 }
             })
             .collect();
@@ -634,14 +631,11 @@ impl<'a> Arbiter<'a> {
         self.seats.send(seat, ToEngine::Go(request));
     }
 
-    /// After a move on the other board: freeze an ended board's material, tell
-    /// the engines of a live board about its new reserves.
+    /// After a move on the other board: tell the engines of a live board
+    /// about its new reserves (the game lets nothing reach an ended board).
     fn after_flow(&mut self, o: usize, before: &tandem_engine::Position) {
         let id = self.boards[o].id;
-        if let Some(reserves) = self.boards[o].final_reserves {
-            for (color, reserve) in [(Color::White, reserves[0]), (Color::Black, reserves[1])] {
-                self.game.set_reserve(id, color, reserve);
-            }
+        if self.boards[o].end.is_some() {
             return;
         }
         let now = self.game.board(id);
@@ -689,11 +683,18 @@ impl<'a> Arbiter<'a> {
         board.clock.stop(at);
         board.pending = None;
         board.end = Some(BoardEnd { board: id, winner, kind, reason: reason.clone(), at });
-        let position = self.game.board(id);
-        board.final_reserves = Some([*position.reserve(Color::White), *position.reserve(Color::Black)]);
+        if self.spec.board_count() == 2 {
+            self.game.end_board(id);
+        }
         for color in Color::ALL {
             let seat = self.seat_of(id, color);
             self.tell_over(seat, board_result_text(winner), &reason);
+        }
+        // No material can reach a frozen player any more: they may be mated now.
+        for other in 0..self.boards.len() {
+            if other != b {
+                self.refresh_status(other, at);
+            }
         }
         let all_over = self.boards.iter().all(|b| b.end.is_some());
         let first_decides = self.spec.rules.match_end == MatchEnd::First;

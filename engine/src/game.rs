@@ -83,21 +83,25 @@ impl History {
     }
 
     /// Does the position `hash` (the latest entry) end the game under `rule`?
-    /// `threefold`: it has occurred three times. `fourfold-no-drops`: four
-    /// times since the last drop on this board.
+    /// `threefold`: it has occurred three times. `fourfold-no-drops` (French
+    /// rule 10): it has occurred four times, and at least one of the two
+    /// players made no drop since the first of those four occurrences.
     pub fn is_repetition_draw(&self, rule: Repetition, hash: u64) -> bool {
         match rule {
             Repetition::None => false,
             Repetition::Threefold => self.entries.iter().filter(|&&(h, _)| h == hash).count() >= 3,
             Repetition::FourfoldNoDrops => {
-                let mut seen = 0;
-                for &(h, by_drop) in self.entries.iter().rev() {
-                    seen += usize::from(h == hash);
-                    if by_drop {
-                        break;
-                    }
+                let seen: Vec<usize> =
+                    self.entries.iter().enumerate().filter(|(_, &(h, _))| h == hash).map(|(i, _)| i).collect();
+                let Some(&first) = seen.len().checked_sub(4).map(|k| &seen[k]) else {
+                    return false;
+                };
+                // Entries alternate between the two players' moves: parity tells whose drop it was.
+                let mut dropped = [false; 2];
+                for (i, &(_, by_drop)) in self.entries.iter().enumerate().skip(first + 1) {
+                    dropped[i % 2] |= by_drop;
                 }
-                seen >= 4
+                !(dropped[0] && dropped[1])
             }
         }
     }
@@ -109,6 +113,9 @@ pub struct Game {
     rules: Rules,
     boards: [Position; 2],
     histories: [History; 2],
+    /// Boards that have ended (`match_end = both` plays the other on):
+    /// nothing flows to or from them (RULES.md §5).
+    ended: [bool; 2],
 }
 
 /// A move refused by [`Game::play`].
@@ -137,7 +144,7 @@ impl Game {
     }
 
     pub fn from_boards(rules: Rules, boards: [Position; 2]) -> Game {
-        let mut game = Game { rules, boards, histories: Default::default() };
+        let mut game = Game { rules, boards, histories: Default::default(), ended: [false; 2] };
         for id in BoardId::BOTH {
             let hash = game.boards[id.index()].hash();
             game.histories[id.index()].push(hash, false);
@@ -195,9 +202,26 @@ impl Game {
         Ok(())
     }
 
+    /// Marks a board as ended: from now on nothing flows to or from it, a
+    /// `steal` cannot take from it, and no material can reach the other board.
+    pub fn end_board(&mut self, id: BoardId) {
+        self.ended[id.index()] = true;
+        self.refresh_steal_pools();
+    }
+
+    pub fn is_ended(&self, id: BoardId) -> bool {
+        self.ended[id.index()]
+    }
+
     fn play_unchecked(&mut self, id: BoardId, m: Move) {
         let mover = self.board(id).turn();
         let effects = self.boards[id.index()].play(m);
+        if self.ended[id.other().index()] {
+            // Captured pieces and promoted pawns leave the game.
+            let hash = self.board(id).hash();
+            self.histories[id.index()].push(hash, m.is_drop());
+            return;
+        }
         let other = &mut self.boards[id.other().index()];
         if self.rules.flow == Flow::Partner {
             for piece in effects.to_other_board {
@@ -217,29 +241,70 @@ impl Game {
         self.refresh_steal_pools();
     }
 
-    /// Tells each board which roles a `steal` promotion could take from the other.
+    /// Tells each board which roles a `steal` promotion could take from the
+    /// other (none from an ended board).
     fn refresh_steal_pools(&mut self) {
         for id in BoardId::BOTH {
             for color in Color::ALL {
                 let other = &self.boards[id.other().index()];
+                let open = !self.ended[id.other().index()];
                 let pool = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
                     .into_iter()
-                    .filter(|&r| other.pieces(color, r).any())
+                    .filter(|&r| open && other.pieces(color, r).any())
                     .fold(0u8, |bits, r| bits | 1 << r as u8);
                 self.boards[id.index()].set_steal_pool(color, pool);
             }
         }
     }
 
-    /// The status of a board, repetition included.
+    /// The status of a board, repetition included. Once the other board has
+    /// ended no material can arrive: a frozen player is mated (in check) or
+    /// stalemated.
     pub fn status(&self, id: BoardId) -> Status {
         let board = self.board(id);
-        let status = board.status();
+        let status = match board.status() {
+            Status::Frozen if self.ended[id.other().index()] => {
+                if board.is_check() {
+                    Status::Checkmate
+                } else {
+                    Status::Stalemate
+                }
+            }
+            status => status,
+        };
         if status == Status::Ongoing
             && self.histories[id.index()].is_repetition_draw(self.rules.repetition, board.hash())
         {
             return Status::Repetition;
         }
         status
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A history of positions 1 and 2 alternating, with drops at the given entries.
+    fn shuffle(length: usize, drops: &[usize]) -> History {
+        let mut history = History::default();
+        for i in 0..length {
+            history.push(1 + (i as u64 % 2), drops.contains(&i));
+        }
+        history
+    }
+
+    #[test]
+    fn fourfold_draws_when_one_player_made_no_drop_since_the_first_occurrence() {
+        // Position 1 at entries 0, 2, 4, 6: its fourth occurrence is entry 6.
+        let fourfold = Repetition::FourfoldNoDrops;
+        assert!(shuffle(7, &[]).is_repetition_draw(fourfold, 1));
+        assert!(!shuffle(5, &[]).is_repetition_draw(fourfold, 1), "three times only");
+        // One player dropped (entry 3), the other did not: still a draw.
+        assert!(shuffle(7, &[3]).is_repetition_draw(fourfold, 1));
+        // Both dropped since the first occurrence: play on.
+        assert!(!shuffle(7, &[3, 4]).is_repetition_draw(fourfold, 1));
+        // Drops before the first of the last four occurrences do not count.
+        assert!(shuffle(9, &[1, 2]).is_repetition_draw(fourfold, 1));
     }
 }

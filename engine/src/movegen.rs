@@ -165,9 +165,13 @@ impl Position {
         let occupied = self.occupied();
         let ours = self.by_color(us);
         let checkers = self.attackers_to(king, them, occupied);
+        // A king is never captured. Only a `steal` that uncovers a line on the
+        // other board can leave the side not to move in check; it must then
+        // answer the check on its own turn (RULES.md, `steal`).
+        let capturable = self.by_color(them) & !self.pieces(them, Role::King);
 
         // Quiet moves are left out in NOISY mode (never used when in check).
-        let noisy_mask = if NOISY { self.by_color(them) } else { !ours };
+        let noisy_mask = if NOISY { capturable } else { !ours & !self.pieces(them, Role::King) };
         self.gen_king(sink, king, occupied, noisy_mask);
         if checkers.more_than_one() {
             return;
@@ -268,7 +272,7 @@ impl Position {
         let us = self.turn;
         let them = us.other();
         let occupied = self.occupied();
-        let theirs = self.by_color(them);
+        let theirs = self.by_color(them) & !self.pieces(them, Role::King);
         let forward: i32 = us.fold_wb(8, -8);
         let start_rank = Bitboard::from_rank(us.fold_wb(Rank::Second, Rank::Seventh));
         let last_rank = Bitboard::from_rank(us.fold_wb(Rank::Eighth, Rank::First));

@@ -1,7 +1,7 @@
 //! The rule matrix of the bughouse family (RULES.md §2) as one runtime value.
 //!
 //! A [`Rules`] is a preset (§4) plus any overrides, written as a spec string:
-//! `tandemschach,drop_checks=no-mate,pawn_drops=ranks-2-6`. The generator reads
+//! `tandemschach,drop_checks=no-mate,pawn_drops=ranks-2-7`. The generator reads
 //! the fields directly; the standard path tests them with cheap, predictable
 //! branches.
 
@@ -176,10 +176,13 @@ impl Rules {
         }
     }
 
+    /// Seed 001 lists its alternatives in order; the preset takes the first of
+    /// each (RULES.md §4): pawns dropped up to the 6th rank.
     pub const fn tandemschach() -> Rules {
         Rules {
             preset: Preset::Tandemschach,
             drop_checks: DropChecks::NoCheck,
+            pawn_drops: PawnDrops::Ranks2To6,
             mate: Mate::Standard,
             stalemate: Stalemate::Draw,
             ..Rules::bughouse()
@@ -408,6 +411,7 @@ mod tests {
         assert_eq!(t.drop_checks, DropChecks::NoCheck);
         assert_eq!(t.match_end, MatchEnd::Both);
         assert!(t.dropped_rook_castles);
+        assert_eq!(Rules::tandemschach().pawn_drops, PawnDrops::Ranks2To6, "the German text's first-listed rank");
         let f: Rules = "french".parse().unwrap();
         assert_eq!(f.repetition, Repetition::FourfoldNoDrops);
         assert_eq!(f.mate, Mate::Potential);
@@ -416,7 +420,7 @@ mod tests {
 
     #[test]
     fn spec_round_trips() {
-        let spec = "tandemschach,drop_checks=no-mate,pawn_drops=ranks-2-6,promotion=steal";
+        let spec = "tandemschach,drop_checks=no-mate,pawn_drops=ranks-2-7,promotion=steal";
         let rules: Rules = spec.parse().unwrap();
         assert_eq!(rules.to_string(), spec);
         assert_eq!(rules.to_string().parse::<Rules>().unwrap(), rules);

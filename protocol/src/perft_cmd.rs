@@ -4,13 +4,13 @@ use std::io::Write;
 use std::time::Instant;
 
 use clap::Args;
-use tandem_engine::{divide, parse_bfen, parse_fen, perft, BoardId, Position, Rules, STARTPOS};
+use tandem_engine::{divide, parse_fen, perft, BoardId, Game, Position, Promotion, Rules, STARTPOS};
 
 #[derive(Args)]
 pub struct PerftArgs {
     /// Number of plies to walk.
     depth: u32,
-    /// The board to walk, as FEN with reserve (default: the start position).
+    /// The board to walk, as FEN with reserve, or `startpos` (the default).
     #[arg(long, conflicts_with = "bfen")]
     fen: Option<String>,
     /// Two boards as `fenA | fenB`; `--board` picks the one to walk.
@@ -20,7 +20,7 @@ pub struct PerftArgs {
     #[arg(long, default_value = "A", requires = "bfen")]
     board: BoardId,
     /// Rules: a preset optionally followed by overrides, e.g.
-    /// `tandemschach,drop_checks=no-mate,pawn_drops=ranks-2-6`.
+    /// `tandemschach,drop_checks=no-mate,pawn_drops=ranks-2-7`.
     #[arg(long, default_value = "bughouse")]
     rules: Rules,
     /// Print the leaf count below each root move.
@@ -58,14 +58,19 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// The board to walk. Of two boards it is taken from the game, so it knows
+/// the other board (`promotion=steal` takes its pieces from there).
 fn root_position(args: &PerftArgs) -> Result<Position, String> {
     if let Some(bfen) = &args.bfen {
-        let [a, b] = parse_bfen(bfen, args.rules).map_err(|e| e.to_string())?;
-        return Ok(match args.board {
-            BoardId::A => a,
-            BoardId::B => b,
-        });
+        let game = Game::from_bfen(bfen, args.rules).map_err(|e| e.to_string())?;
+        return Ok(game.board(args.board).clone());
     }
-    let fen = args.fen.as_deref().unwrap_or(STARTPOS);
+    if args.rules.promotion == Promotion::Steal {
+        eprintln!("note: promotion=steal takes from the other board; with --fen there is none, so no pawn promotes (use --bfen)");
+    }
+    let fen = match args.fen.as_deref() {
+        None | Some("startpos") => STARTPOS,
+        Some(fen) => fen,
+    };
     parse_fen(fen, args.rules).map_err(|e| e.to_string())
 }

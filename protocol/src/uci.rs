@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use tandem_engine::team::roles_that_free;
-use tandem_engine::{parse_bfen, BoardId, Position, Reserve, Status};
+use tandem_engine::{BoardId, Game, Position, Reserve, Status};
 
 use crate::board_state::BoardState;
 use crate::bughouse::{PartnerMessage, Seat};
@@ -213,7 +213,9 @@ impl UciFrontEnd {
             Setup::StartPos => self.session.board = BoardState::from_setup(None, &command.moves, rules)?,
             Setup::Fen(fen) => self.session.board = BoardState::from_setup(Some(&fen), &command.moves, rules)?,
             Setup::Bfen(text) => {
-                let [a, b] = parse_bfen(&text, rules).map_err(|e| InputError::new(e.to_string()))?;
+                // Through a game, so each board knows what a `steal` could take from the other.
+                let game = Game::from_bfen(&text, rules).map_err(|e| InputError::new(e.to_string()))?;
+                let [a, b] = game.boards().clone();
                 let (ours, partner) = match self.session.bughouse.seat.board {
                     BoardId::A => (a, b),
                     BoardId::B => (b, a),

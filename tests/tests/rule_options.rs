@@ -333,3 +333,56 @@ fn illegal_and_malformed_moves_are_refused_with_the_text() {
     assert_eq!(p.parse_move("e1h1").unwrap().to_string(), "e1g1");
     assert_eq!(p.parse_move("e1g1").unwrap().kind(), MoveKind::Castle);
 }
+
+/// Board B's White rook screens its king from Black's rook on e8; White on A
+/// promotes on e8 and steals that rook.
+const STEAL_EXPOSES: &str = "k7/4P3/8/8/8/8/8/4K3[] w - - 0 1 | 4r1k1/8/8/8/8/8/4R3/4K3[] b - - 0 1";
+
+#[test]
+fn a_steal_may_expose_the_other_king_which_then_must_answer_the_check() {
+    let mut g = game(STEAL_EXPOSES, "bughouse,promotion=steal");
+    g.play_uci(BoardId::A, "e7e8r").unwrap();
+    let b = g.board(BoardId::B);
+    assert!(b.pieces(Color::White, Role::Rook).is_empty(), "the rook went to board A");
+    // Black to move on B: White's king stands in check, but a king is never captured.
+    assert!(!moves(b).contains(&"e8e1".to_string()), "{:?}", moves(b));
+    assert!(g.play_uci(BoardId::B, "e8e1").is_err());
+    g.play_uci(BoardId::B, "g8g7").unwrap();
+    // White must answer the check: only king moves and blocks on the e-file (a drop of the pawn it got).
+    let answers = moves(g.board(BoardId::B));
+    assert!(!answers.is_empty() && g.board(BoardId::B).is_check());
+    assert!(answers.iter().all(|m| m.starts_with("e1") || m.starts_with("P@e")), "{answers:?}");
+}
+
+#[test]
+fn nothing_flows_to_or_from_an_ended_board() {
+    let mut g = game(STEAL, "tandem,promotion=steal");
+    g.end_board(BoardId::B);
+    // No steal from an ended board: the pawn cannot promote.
+    assert!(g.legal_moves(BoardId::A).iter().all(|m| !m.is_promotion_like()));
+    let mut g = game(
+        "4k3/8/8/8/3p4/4P3/8/4K3[] w - - 0 1 | 4k3/8/8/8/8/8/8/4K3[] w - - 0 1",
+        "tandem",
+    );
+    g.end_board(BoardId::B);
+    g.play_uci(BoardId::A, "e3d4").unwrap();
+    assert!(g.board(BoardId::B).reserve(Color::Black).is_empty(), "the captured pawn leaves the game");
+}
+
+#[test]
+fn a_frozen_player_is_mated_once_the_other_board_has_ended() {
+    // Black on A is in check by a rook with an empty square between: frozen
+    // while a blocking piece could still arrive from board B.
+    let bfen = "k7/8/R7/8/8/8/8/1R2K3[] b - - 0 1 | 4k3/8/8/8/8/8/8/4K3[] w - - 0 1";
+    let mut g = game(bfen, "bughouse,match_end=both");
+    assert_eq!(g.status(BoardId::A), Status::Frozen);
+    g.end_board(BoardId::B);
+    assert_eq!(g.status(BoardId::A), Status::Checkmate);
+}
+
+#[test]
+fn tandemschach_drops_pawns_up_to_the_sixth_rank() {
+    let p = pos("4k3/8/8/8/8/8/8/4K3[P] w - - 0 1", "tandemschach");
+    assert_eq!(drops_of(&p, Role::Pawn), 40, "ranks 2 to 6");
+    assert!(!moves(&p).contains(&"P@d7".to_string()));
+}

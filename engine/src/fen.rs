@@ -12,7 +12,7 @@ use shakmaty::{Bitboard, Color, File, Piece, Rank, Role, Square};
 
 use crate::position::{king_home, Position};
 use crate::reserve::Reserve;
-use crate::rules::Rules;
+use crate::rules::{Promotion, Rules};
 use crate::zobrist::MAX_IN_HAND;
 
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
@@ -138,6 +138,7 @@ fn parse_placement(pos: &mut Position, placement: &str, at: usize) -> Result<(),
         let rank = Rank::new(7 - i as u32);
         let mut file = 0u32;
         let mut last_piece: Option<Square> = None;
+        let mut after_digit = false;
         for (j, ch) in rank_text.char_indices() {
             let here = offset + j;
             if ch == '~' {
@@ -147,8 +148,15 @@ fn parse_placement(pos: &mut Position, placement: &str, at: usize) -> Result<(),
             }
             last_piece = None;
             if let Some(d) = ch.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                if after_digit {
+                    return Err(error(here, "board", format!("rank {} has two digits in a row ('{rank_text}')", rank.char())));
+                }
+                after_digit = true;
                 file += d;
-            } else if let Some(piece) = piece_from_char(ch) {
+            } else {
+                after_digit = false;
+                let piece =
+                    piece_from_char(ch).ok_or_else(|| error(here, "board", format!("unexpected character '{ch}'")))?;
                 if file >= 8 {
                     return Err(error(here, "board", format!("rank {} has more than 8 squares", rank.char())));
                 }
@@ -156,8 +164,6 @@ fn parse_placement(pos: &mut Position, placement: &str, at: usize) -> Result<(),
                 pos.put(piece.color, piece.role, sq, false);
                 last_piece = Some(sq);
                 file += 1;
-            } else {
-                return Err(error(here, "board", format!("unexpected character '{ch}'")));
             }
             if file > 8 {
                 return Err(error(here, "board", format!("rank {} has more than 8 squares", rank.char())));
@@ -248,8 +254,15 @@ fn validate(pos: &Position, at: usize) -> Result<(), FenError> {
         return Err(error(at, "board", "a king cannot be promoted"));
     }
     let them = pos.turn.other();
-    if pos.attackers_to(pos.king(them), pos.turn, pos.occupied()).any() {
+    // Only a `steal` on the other board can uncover a check on the side not to
+    // move (RULES.md, `steal`); that side answers it on its turn.
+    let steal = pos.rules.promotion == Promotion::Steal && pos.rules.is_two_board();
+    if !steal && pos.attackers_to(pos.king(them), pos.turn, pos.occupied()).any() {
         return Err(error(at, "board", "the side not to move is in check"));
+    }
+    let checkers = pos.attackers_to(pos.king(pos.turn), them, pos.occupied()).count();
+    if checkers > 2 {
+        return Err(error(at, "board", format!("the side to move is in check from {checkers} pieces (at most 2 can give check at once)")));
     }
     Ok(())
 }

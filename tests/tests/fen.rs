@@ -77,6 +77,9 @@ fn errors_say_what_and_where() {
         ("rnbqkbnP/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR[] w - - 0 1", "pawn on h8"),
         ("4k3/8/8/8/8/8/8/R3K3[] w - - 0 1 extra", "unexpected 'extra'"),
         ("4k3/4R3/8/8/8/8/8/4K3[] w - - 0 1", "side not to move is in check"),
+        ("4k3/8/8/1B5Q/8/8/4R3/4K3[] b - - 0 1", "in check from 3 pieces"),
+        ("rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1", "rank 6 has two digits in a row"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKB11[] w KQkq - 0 1", "two digits in a row"),
     ];
     for (fen, expected) in cases {
         let err = parse_fen(fen, Rules::bughouse()).expect_err(fen);
@@ -84,6 +87,14 @@ fn errors_say_what_and_where() {
     }
     let err = parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w - - 0 1x", Rules::bughouse());
     assert!(err.is_err());
+}
+
+#[test]
+fn only_a_steal_can_leave_the_side_not_to_move_in_check() {
+    let exposed = "4k3/4R3/8/8/8/8/8/4K3[] w - - 0 1";
+    assert!(parse_fen(exposed, Rules::bughouse()).is_err());
+    assert!(parse_fen(exposed, "bughouse,promotion=steal".parse().unwrap()).is_ok());
+    assert!(parse_fen(exposed, "crazyhouse,promotion=steal".parse().unwrap()).is_err(), "one board: nothing to steal from");
 }
 
 #[test]

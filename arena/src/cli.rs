@@ -45,8 +45,10 @@ pub struct MatchArgs {
     /// Order in which openings are used.
     #[arg(long, value_enum, default_value = "sequential")]
     pub opening_order: OpeningOrder,
-    /// Moves of each BPGN/PGN opening game to play (default: all).
-    #[arg(long, value_name = "N")]
+    /// Of each BPGN/PGN opening game, play only its first N moves (half-moves
+    /// of both boards together, in the record's order) before the engines take
+    /// over (default: all of them). Needs --openings.
+    #[arg(long, value_name = "N", requires = "openings")]
     pub opening_plies: Option<usize>,
     /// Append every match to this BPGN file (flushed after each match).
     #[arg(long, value_name = "FILE")]

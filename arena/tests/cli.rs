@@ -17,6 +17,10 @@ fn error(text: &str) -> String {
 fn bad_flags_are_explained() {
     assert!(error("--rules bugh").contains("unknown preset 'bugh'"));
     assert!(error("--rules bughouse,mate=maybe").contains("invalid value 'maybe'"));
+    assert!(error("--rules bughouse,mate=maybe").contains("expected one of standard, potential"));
+    assert!(error("--rules bughouse,mates=standard").contains("expected one of drop_checks, pawn_drops"));
+    assert!(error("--opening-plies 4").contains("--openings"));
+    assert!(error("--engine name=g cmd=x extension=maybe").contains("extension must be 'on' or 'off'"));
     assert!(error("--team1 nobody").contains("unknown engine 'nobody'"));
     assert!(error("--team1 f,f,f").contains("2 engine(s) per team"));
     assert!(error("--tc 40/60").contains("moves per session"));

@@ -26,8 +26,8 @@ pub use perft::{divide, perft};
 pub use position::{MoveEffects, Position};
 pub use reserve::Reserve;
 pub use rules::{
-    DropChecks, Flow, Mate, MatchEnd, PawnDrops, Preset, Promotion, Repetition, Rules,
-    RulesError, Simultaneous, Stalemate,
+    rule_options, DropChecks, Flow, Mate, MatchEnd, OptionInfo, PawnDrops, Preset, Promotion, Repetition,
+    Rules, RulesError, Simultaneous, Stalemate,
 };
 pub use shakmaty::{Bitboard, Color, Piece, Role, Square};
 pub use status::Status;

@@ -123,6 +123,19 @@ impl Preset {
             Preset::Relay5 => "relay5",
         }
     }
+
+    /// Where the preset comes from, in a few words (`tandem rules`).
+    pub fn description(self) -> &'static str {
+        match self {
+            Preset::Bughouse => "online bughouse (FICS, chess.com): two boards, captures go to the partner",
+            Preset::Tandem => "tandem chess (chessvariants, 1996): no checking drops, both boards played out",
+            Preset::Tandemschach => "German Tandemschach: no checking drops, pawns dropped up to the 6th rank",
+            Preset::French => "French rules: potential mate, fourfold repetition without drops",
+            Preset::Crazyhouse => "one board, captures go to the capturer's own reserve",
+            Preset::Chess => "standard chess, no drops",
+            Preset::Relay5 => "two-man five-board relay: five boards of standard chess, walking players",
+        }
+    }
 }
 
 /// Every rule option in force for a board.
@@ -272,7 +285,10 @@ impl Rules {
         }
         if self.promotion == Promotion::Standard && self.has_drops() {
             // Unmarked promoted pieces would go over as themselves: not a family rule.
-            return Err(bad());
+            return Err(RulesError::Conflict(format!(
+                "promotion=standard is for chess only: with drops use revert, steal, fall-through or reenter ({} has drops)",
+                self.preset.name()
+            )));
         }
         Ok(())
     }
@@ -293,47 +309,83 @@ impl Rules {
     }
 }
 
-const DROP_CHECKS: &[(&str, DropChecks)] = &[
-    ("allow", DropChecks::Allow),
-    ("no-check", DropChecks::NoCheck),
-    ("no-mate", DropChecks::NoMate),
-];
-const PAWN_DROPS: &[(&str, PawnDrops)] = &[
-    ("ranks-2-7", PawnDrops::Ranks2To7),
-    ("ranks-2-6", PawnDrops::Ranks2To6),
-    ("none", PawnDrops::None),
-];
-const PROMOTION: &[(&str, Promotion)] = &[
-    ("standard", Promotion::Standard),
-    ("revert", Promotion::Revert),
-    ("steal", Promotion::Steal),
-    ("fall-through", Promotion::FallThrough),
-    ("reenter", Promotion::Reenter),
-];
-const MATE: &[(&str, Mate)] = &[("standard", Mate::Standard), ("potential", Mate::Potential)];
-const STALEMATE: &[(&str, Stalemate)] = &[("draw", Stalemate::Draw), ("wait", Stalemate::Wait)];
-const MATCH_END: &[(&str, MatchEnd)] = &[("first", MatchEnd::First), ("both", MatchEnd::Both)];
-const SIMULTANEOUS: &[(&str, Simultaneous)] = &[
-    ("draw", Simultaneous::Draw),
-    ("first-wins", Simultaneous::FirstWins),
-];
-const REPETITION: &[(&str, Repetition)] = &[
-    ("threefold", Repetition::Threefold),
-    ("fourfold-no-drops", Repetition::FourfoldNoDrops),
-    ("none", Repetition::None),
-];
-const BOOLS: &[(&str, bool)] = &[("true", true), ("false", false)];
+/// One value of an option: its spec name, the value, and what it means.
+type Choice<T> = (&'static str, T, &'static str);
 
-fn parse_choice<T: Copy>(value: &str, table: &[(&str, T)]) -> Option<T> {
-    table.iter().find(|(name, _)| *name == value).map(|&(_, v)| v)
+const DROP_CHECKS: &[Choice<DropChecks>] = &[
+    ("allow", DropChecks::Allow, "any drop is legal"),
+    ("no-check", DropChecks::NoCheck, "a drop may not give check"),
+    ("no-mate", DropChecks::NoMate, "a drop may give check but not mate"),
+];
+const PAWN_DROPS: &[Choice<PawnDrops>] = &[
+    ("ranks-2-7", PawnDrops::Ranks2To7, "pawns on any rank but the first and last"),
+    ("ranks-2-6", PawnDrops::Ranks2To6, "not on the dropper's 7th rank either"),
+    ("none", PawnDrops::None, "pawns are never dropped"),
+];
+const PROMOTION: &[Choice<Promotion>] = &[
+    ("standard", Promotion::Standard, "promote as in chess (chess only)"),
+    ("revert", Promotion::Revert, "the promoted piece is marked and goes over as a pawn when captured"),
+    ("steal", Promotion::Steal, "take a piece of the promoter's colour from the other board"),
+    ("fall-through", Promotion::FallThrough, "the pawn leaves the board to the opponent's partner"),
+    ("reenter", Promotion::Reenter, "the pawn reappears on ranks 2-7 or in the own reserve"),
+];
+const MATE: &[Choice<Mate>] = &[
+    ("standard", Mate::Standard, "no legal move with the pieces in hand"),
+    ("potential", Mate::Potential, "a check a piece still to arrive could block is not mate: the player waits"),
+];
+const STALEMATE: &[Choice<Stalemate>] = &[
+    ("draw", Stalemate::Draw, "stalemate draws the board"),
+    ("wait", Stalemate::Wait, "never stalemate: the player waits for material"),
+];
+const MATCH_END: &[Choice<MatchEnd>] = &[
+    ("first", MatchEnd::First, "the first board to end decides the match"),
+    ("both", MatchEnd::Both, "both boards are played out and scored"),
+];
+const SIMULTANEOUS: &[Choice<Simultaneous>] = &[
+    ("draw", Simultaneous::Draw, "boards ending at once draw the match"),
+    ("first-wins", Simultaneous::FirstWins, "the strictly earlier end decides"),
+];
+const REPETITION: &[Choice<Repetition>] = &[
+    ("threefold", Repetition::Threefold, "the third occurrence draws"),
+    ("fourfold-no-drops", Repetition::FourfoldNoDrops, "the fourth draws when a player made no drop since the first"),
+    ("none", Repetition::None, "no draw by repetition"),
+];
+const BOOLS: &[Choice<bool>] = &[("true", true, "yes"), ("false", false, "no")];
+
+fn parse_choice<T: Copy>(value: &str, table: &[Choice<T>]) -> Option<T> {
+    table.iter().find(|(name, _, _)| *name == value).map(|&(_, v, _)| v)
 }
 
-fn choice_name<T: PartialEq>(value: T, table: &[(&'static str, T)]) -> &'static str {
-    table
-        .iter()
-        .find(|(_, v)| *v == value)
-        .map(|&(name, _)| name)
-        .unwrap_or("?")
+fn choice_name<T: PartialEq>(value: T, table: &[Choice<T>]) -> &'static str {
+    table.iter().find(|(_, v, _)| *v == value).map(|&(name, _, _)| name).unwrap_or("?")
+}
+
+/// One option of the rule matrix, described for people (`tandem rules`, errors).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionInfo {
+    pub name: &'static str,
+    pub meaning: &'static str,
+    /// Each value's spec name and meaning.
+    pub values: Vec<(&'static str, &'static str)>,
+}
+
+fn info<T>(name: &'static str, meaning: &'static str, table: &[Choice<T>]) -> OptionInfo {
+    OptionInfo { name, meaning, values: table.iter().map(|&(value, _, what)| (value, what)).collect() }
+}
+
+/// Every rule option, in the order of RULES.md §2.
+pub fn rule_options() -> Vec<OptionInfo> {
+    vec![
+        info("drop_checks", "may a drop give check", DROP_CHECKS),
+        info("pawn_drops", "where pawns may be dropped", PAWN_DROPS),
+        info("promotion", "what a pawn on the last rank becomes", PROMOTION),
+        info("mate", "what counts as mate", MATE),
+        info("stalemate", "a player with no legal move, not in check", STALEMATE),
+        info("match_end", "which boards decide the match", MATCH_END),
+        info("simultaneous", "two boards ending at once", SIMULTANEOUS),
+        info("repetition", "draw by repetition", REPETITION),
+        info("dropped_rook_castles", "a rook dropped on its corner may castle", BOOLS),
+    ]
 }
 
 /// Why a rules spec was rejected.
@@ -344,6 +396,8 @@ pub enum RulesError {
     UnknownOption(String),
     MissingValue(String),
     BadValue { option: String, value: String },
+    /// A value that does not go with the rest of the rules.
+    Conflict(String),
 }
 
 impl fmt::Display for RulesError {
@@ -354,10 +408,21 @@ impl fmt::Display for RulesError {
                 let names: Vec<_> = Preset::ALL.iter().map(|p| p.name()).collect();
                 write!(f, "unknown preset '{name}' (expected one of {})", names.join(", "))
             }
-            RulesError::UnknownOption(key) => write!(f, "unknown rules option '{key}'"),
+            RulesError::UnknownOption(key) => {
+                let names: Vec<_> = rule_options().iter().map(|o| o.name).collect();
+                write!(f, "unknown rules option '{key}' (expected one of {})", names.join(", "))
+            }
             RulesError::MissingValue(key) => write!(f, "rules option '{key}' needs '=value'"),
+            RulesError::Conflict(why) => f.write_str(why),
             RulesError::BadValue { option, value } => {
-                write!(f, "invalid value '{value}' for rules option '{option}'")
+                write!(f, "invalid value '{value}' for rules option '{option}'")?;
+                match rule_options().into_iter().find(|o| o.name == option) {
+                    Some(known) => {
+                        let values: Vec<_> = known.values.iter().map(|(v, _)| *v).collect();
+                        write!(f, " (expected one of {})", values.join(", "))
+                    }
+                    None => Ok(()),
+                }
             }
         }
     }

@@ -25,6 +25,7 @@ pub mod seats;
 pub mod show;
 pub mod stats;
 pub mod uci;
+pub mod verdict;
 pub mod xboard;
 
 pub use cli::{run, MatchArgs};

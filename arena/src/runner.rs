@@ -27,6 +27,7 @@ use crate::seats::{FaultKind, Seats};
 use crate::show::Show;
 use crate::stats::{format_elo, format_margin, Model, Outcome, Sprt, Tally};
 use crate::matchplay::EndKind;
+use crate::verdict::{judge, Evidence};
 
 /// One finished (or interrupted) match, as the workers report it.
 struct Finished {
@@ -528,68 +529,79 @@ impl Scoreboard {
     }
 }
 
-/// `--replay`: reads a BPGN/PGN file, replays every game move by move and
-/// scores the team of the first game against the other.
+/// `--replay`: reads a BPGN/PGN file, replays every game move by move, judges
+/// each winner from the game (see [`crate::verdict`]) and scores every pairing
+/// of teams found in the file.
 pub fn replay_file(path: &Path, rules: Rules) -> Result<(), String> {
+    replay_file_to(path, rules, &mut std::io::stdout())
+}
+
+/// [`replay_file`], printing to `out`.
+pub fn replay_file_to(path: &Path, rules: Rules, out: &mut dyn Write) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let records = read_records(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     if records.is_empty() {
         return Err(format!("{}: no games", path.display()));
     }
-    let mut tally = Tally::default();
-    let mut first_team: Option<String> = None;
-    let mut other_team = String::new();
+    // Each pairing of teams in the order first seen, with its tally from the first team's view.
+    let mut pairings: Vec<((String, String), Tally)> = Vec::new();
     let mut failures = 0;
     for (i, record) in records.iter().enumerate() {
         let game_rules = record_rules(record, rules);
         let teams = team_labels(record);
-        match replay(record, game_rules) {
-            Ok(replayed) => println!(
-                "game {}: {} vs {}: {} after {} moves ({game_rules})",
-                i + 1,
-                teams.0,
-                teams.1,
-                record.result,
-                replayed.moves.len()
-            ),
+        let replayed = match replay(record, game_rules) {
+            Ok(replayed) => replayed,
             Err(e) => {
                 failures += 1;
-                println!("game {}: {} vs {}: cannot be replayed: {e}", i + 1, teams.0, teams.1);
+                let _ = writeln!(out, "game {}: {} vs {}: cannot be replayed: {e}", i + 1, teams.0, teams.1);
                 continue;
             }
+        };
+        let verdict = judge(record, &replayed);
+        let mut line =
+            format!("game {}: {} vs {}: {} after {} moves ({game_rules})", i + 1, teams.0, teams.1, verdict.result, replayed.moves.len());
+        if verdict.evidence != Evidence::ResultTag {
+            line.push_str(&format!(", judged from {}", verdict.evidence.describe()));
+            if record.result != verdict.result {
+                line.push_str(&format!("; the Result tag says {}", record.result));
+            }
         }
-        let first = first_team.get_or_insert_with(|| teams.0.clone()).clone();
-        let outcome = match record.result.as_str() {
+        let _ = writeln!(out, "{line}");
+        let outcome = match verdict.result {
             "1-0" => Outcome::Win,
             "0-1" => Outcome::Loss,
             "1/2-1/2" => Outcome::Draw,
             _ => continue,
         };
-        if teams.0 == first {
-            other_team = teams.1.clone();
-            tally.add(outcome);
-        } else if teams.1 == first {
-            other_team = teams.0.clone();
-            tally.add(outcome.flipped());
+        match pairings.iter_mut().find(|((a, b), _)| (a, b) == (&teams.0, &teams.1) || (a, b) == (&teams.1, &teams.0)) {
+            Some(((first, _), tally)) => tally.add(if *first == teams.0 { outcome } else { outcome.flipped() }),
+            None => {
+                let mut tally = Tally::default();
+                tally.add(outcome);
+                pairings.push((teams, tally));
+            }
         }
     }
-    let first = first_team.unwrap_or_default();
-    println!(
-        "Score of {first} vs {other_team}: {} - {} - {}  [{:.3}] {}",
-        tally.wins,
-        tally.losses,
-        tally.draws,
-        tally.score().unwrap_or(0.5),
-        tally.games()
-    );
-    if let Some(estimate) = tally.elo(Model::Trinomial) {
-        println!(
-            "Elo difference: {} +/- {}, LOS: {:.1} %, DrawRatio: {:.1} %",
-            format_elo(estimate.elo),
-            format_margin(estimate.margin),
-            estimate.los * 100.0,
-            tally.draw_ratio().unwrap_or(0.0) * 100.0
+    for ((first, second), tally) in &pairings {
+        let _ = writeln!(
+            out,
+            "Score of {first} vs {second}: {} - {} - {}  [{:.3}] {}",
+            tally.wins,
+            tally.losses,
+            tally.draws,
+            tally.score().unwrap_or(0.5),
+            tally.games()
         );
+        if let Some(estimate) = tally.elo(Model::Trinomial) {
+            let _ = writeln!(
+                out,
+                "Elo difference: {} +/- {}, LOS: {:.1} %, DrawRatio: {:.1} %",
+                format_elo(estimate.elo),
+                format_margin(estimate.margin),
+                estimate.los * 100.0,
+                tally.draw_ratio().unwrap_or(0.0) * 100.0
+            );
+        }
     }
     if failures > 0 {
         return Err(format!("{failures} of {} games could not be replayed", records.len()));

@@ -111,3 +111,55 @@ fn garbage_never_panics() {
         }
     }
 }
+
+/// A real FICS game of `arena/tests/data/bughousedb/` (see its README).
+fn real_game(number: &str) -> Record {
+    let path = format!("{}/tests/data/bughousedb/{number}.bpgn", env!("CARGO_MANIFEST_DIR"));
+    let mut records = read_records(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(records.len(), 1);
+    records.remove(0)
+}
+
+#[test]
+fn real_games_are_scored_from_the_game_not_the_result_tag() {
+    use tandem_arena::verdict::{judge, Evidence};
+    // (game, team 1's result, how it is known, the tag's claim)
+    let cases = [
+        ("1934301", "0-1", Evidence::FinalPosition, "1-0"), // BlackB (team 1) mated on board B
+        ("1934461", "1-0", Evidence::ClosingComment, "0-1"), // WhiteB (team 2) forfeits on time
+        ("1934587", "1-0", Evidence::FinalPosition, "1-0"), // BlackA (team 2) mated on board A
+    ];
+    for (number, result, evidence, tag) in cases {
+        let record = real_game(number);
+        assert_eq!(record.result, tag);
+        let replayed = replay(&record, record_rules(&record, Rules::bughouse())).unwrap_or_else(|e| panic!("{number}: {e}"));
+        let verdict = judge(&record, &replayed);
+        assert_eq!((verdict.result, verdict.evidence), (result, evidence), "{number}");
+    }
+}
+
+#[test]
+fn a_replay_scores_every_pairing_and_a_failed_one_prints_no_empty_score() {
+    let dir = std::env::temp_dir().join(format!("tandem-verdict-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let all = dir.join("all.bpgn");
+    let text: String = ["1934301", "1934461", "1934587"]
+        .iter()
+        .map(|n| std::fs::read_to_string(format!("{}/tests/data/bughousedb/{n}.bpgn", env!("CARGO_MANIFEST_DIR"))).unwrap() + "\n")
+        .collect();
+    std::fs::write(&all, text).unwrap();
+    let mut out = Vec::new();
+    assert!(tandem_arena::runner::replay_file_to(&all, Rules::bughouse(), &mut out).is_ok());
+    let printed = String::from_utf8(out).unwrap();
+    let scores: Vec<&str> = printed.lines().filter(|l| l.starts_with("Score of ")).collect();
+    assert_eq!(scores.len(), 3, "three pairings, each scored:\n{printed}");
+    assert!(scores.contains(&"Score of Rabbos+BobBughouse vs Stesox+Giomaxxim: 0 - 1 - 0  [0.000] 1"), "{printed}");
+    assert!(printed.contains("the Result tag says 1-0"), "{printed}");
+    let broken = dir.join("broken.bpgn");
+    std::fs::write(&broken, "[WhiteA \"a\"][BlackA \"b\"][WhiteB \"c\"][BlackB \"d\"]\n[Result \"1-0\"]\n\n1A. e5 1-0\n").unwrap();
+    let mut out = Vec::new();
+    let error = tandem_arena::runner::replay_file_to(&broken, Rules::bughouse(), &mut out).unwrap_err();
+    assert!(error.contains("1 of 1 games could not be replayed"), "{error}");
+    let printed = String::from_utf8(out).unwrap();
+    assert!(printed.contains("cannot be replayed") && !printed.contains("Score of"), "{printed}");
+}

@@ -14,7 +14,8 @@
 use std::time::Duration;
 
 use tandem_engine::team::PartnerMessage;
-use tandem_engine::{BoardId, Color, Game, MatchEnd, MoveError, Rules, Simultaneous, Status};
+use tandem_engine::reserve::HAND_ROLES;
+use tandem_engine::{BoardId, Color, Game, MatchEnd, MoveError, Role, Rules, Simultaneous, Status};
 
 use crate::bpgn::{Record, RecordMove};
 use crate::clock::{BoardClock, TimeControl};
@@ -274,6 +275,9 @@ struct BoardRun {
     pending: Option<Pending>,
     /// Bumped when a piece is taken off this board from outside (a `steal`).
     version: u64,
+    /// The last piece that reached this board's reserves from the other board
+    /// since this board's last move (French rule 9 asks what a mate was made with).
+    arrived: Option<Role>,
 }
 
 /// Plays one match to its end (or until a stop is requested).
@@ -329,6 +333,7 @@ impl<'a> Arbiter<'a> {
                     end: None,
                     pending: None,
                     version: 0,
+                    arrived: None,
                 }
             })
             .collect();
@@ -611,13 +616,48 @@ impl<'a> Arbiter<'a> {
         }
         self.boards[b].moves.push(m.to_string());
         self.moves.push(PlayedMove { board: id, color, number, uci: m.to_string(), san, clock_left, at });
+        let arrived = self.boards[b].arrived.take();
         if let (Some(o), Some(before)) = (other, before_other) {
             self.after_flow(o, &before);
+        }
+        if m.is_drop() && arrived == Some(m.role()) && self.answered_by_a_mate_in_one(b) {
+            let reason = format!(
+                "board {id}: mate with a piece the partner just captured, while the capturer's opponent had a mate in one (French rule 9)"
+            );
+            self.end_board(b, None, EndKind::Draw, reason, at);
         }
         for i in 0..self.boards.len() {
             self.refresh_status(i, at);
         }
         true
+    }
+
+    /// French rule 9 (`simultaneous = draw`, RULES.md §5): the move just made
+    /// on board `b` mates with a piece the partner captured on the other board,
+    /// where the capturer's opponent is to move and has a mate in one. The two
+    /// mates count as "at once", and the match is drawn.
+    fn answered_by_a_mate_in_one(&self, b: usize) -> bool {
+        let rules = &self.spec.rules;
+        if rules.simultaneous != Simultaneous::Draw || self.spec.board_count() != 2 {
+            return false;
+        }
+        let id = self.boards[b].id;
+        let Some(o) = self.board_index(id.other()).filter(|&o| self.boards[o].end.is_none()) else { return false };
+        if self.game.status(id) != Status::Checkmate {
+            return false;
+        }
+        // The capturer is the mater's partner; its opponent, of the mater's
+        // colour (partners play opposite colours), must be the one to move.
+        let mater = self.game.board(id).turn().other();
+        let other = self.game.board(self.boards[o].id);
+        if other.turn() != mater {
+            return false;
+        }
+        other.legal_moves().iter().any(|&reply| {
+            let mut after = other.clone();
+            after.play(reply);
+            after.status() == Status::Checkmate
+        })
     }
 
     fn reask(&mut self, b: usize, seat: SeatIndex, color: Color, pending: Pending) {
@@ -643,6 +683,12 @@ impl<'a> Arbiter<'a> {
             self.boards[o].version += 1;
         }
         let reserves = [*now.reserve(Color::White), *now.reserve(Color::Black)];
+        for color in Color::ALL {
+            let gained = HAND_ROLES.into_iter().find(|&r| now.reserve(color).count(r) > before.reserve(color).count(r));
+            if gained.is_some() {
+                self.boards[o].arrived = gained;
+            }
+        }
         if reserves != [*before.reserve(Color::White), *before.reserve(Color::Black)] {
             let fen = now.to_string();
             for color in Color::ALL {

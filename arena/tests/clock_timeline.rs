@@ -221,3 +221,31 @@ fn one_board_matches_use_two_seats() {
     assert_eq!(report.result, MatchResult::Won(Team::One));
     assert_eq!(report.ends[0].as_ref().map(|e| e.at), Some(secs(2.1)));
 }
+
+/// French rule 9: WhiteA takes a knight (b2xe5), BlackB drops it at once and
+/// mates on board B (N@f2#), while BlackA, to move on A, has a mate in one
+/// (Qxg2#, the bishop on d5 guarding g2). Without the bishop there is no mate
+/// in one on A and the first mate wins.
+fn rule_nine(rules: &str, guard: bool) -> MatchReport {
+    let rules: Rules = rules.parse().unwrap();
+    let board_a = if guard { "k7/8/8/3bn3/8/5q2/1B4PP/7K[] w - - 0 1" } else { "k7/8/8/4n3/8/5q2/1B4PP/7K[] w - - 0 1" };
+    let start = format!("{board_a} | 6k1/8/8/8/8/8/6PP/6RK[] b - - 0 1");
+    let tc = TimeControl::seconds(60.0, 0.0);
+    let spec = spec(rules, &start, [tc; 4]);
+    let players = vec![scripted(100, &["b2e5"]), scripted(1000, &["f3g2"]), after(100), scripted(300, &["N@f2"])];
+    let mut table = ScriptedTable::new(rules, players);
+    play(&spec, &mut table)
+}
+
+#[test]
+fn french_rule_nine_draws_a_mate_made_with_a_piece_just_captured_when_the_capturers_opponent_mates_next() {
+    let report = rule_nine("french", true);
+    assert_eq!(report.result, MatchResult::Draw, "{}", report.reason);
+    assert!(report.reason.contains("French rule 9"), "{}", report.reason);
+    // No mate in one on board A: BlackB's mate wins for team 1.
+    let report = rule_nine("french", false);
+    assert_eq!(report.result, MatchResult::Won(Team::One), "{}", report.reason);
+    // Rule 9' (first-wins) keeps the first mate.
+    let report = rule_nine("french,simultaneous=first-wins", true);
+    assert_eq!(report.result, MatchResult::Won(Team::One), "{}", report.reason);
+}

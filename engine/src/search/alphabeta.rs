@@ -59,6 +59,7 @@ use super::eval::{evaluate_with, Expected};
 use super::evalcache::EvalCache;
 use crate::team::{FlowValues, TeamModel};
 use super::limits::{Bound, Control, Info, Score};
+use super::params::PARAMS;
 use super::ordering::{history_bonus, is_quiet, order_noisy, Heuristics, Lineage, MovePicker, ScoredMove};
 use super::see::{see_ge, victim_value};
 use super::timeman::TimeManager;
@@ -127,29 +128,40 @@ pub struct Searcher<'a> {
     root_color: shakmaty::Color,
     flow: Option<FlowValues>,
     expected: Expected,
-    /// Static evaluation by ply (`-INFINITY` when in check), for "improving".
-    evals: Vec<i32>,
-    /// The move that led to each ply (`Move::NONE` for the root and null moves).
-    played: Vec<Move>,
-    /// Whether the move that led to each ply was quiet (false for the root
-    /// and null moves, so true means a real quiet move).
-    quiet_played: Vec<bool>,
-    /// The move a singular-extension search leaves out at each ply.
-    excluded: Vec<Move>,
+    /// What the search keeps for each ply of the current line.
+    stack: Vec<PlyState>,
     eval_cache: EvalCache,
 }
 
-/// What a capture in quiescence may gain beyond its victim's exchange value.
-const QUIESCENCE_FUTILITY_MARGIN: i32 = 100;
+/// One ply of the current line.
+#[derive(Clone, Copy, Debug)]
+struct PlyState {
+    /// Static evaluation (`-INFINITY` when in check), for "improving".
+    eval: i32,
+    /// The move that led here (`Move::NONE` for the root and null moves).
+    played: Move,
+    /// Whether that move was quiet (false for the root and null moves, so
+    /// true means a real quiet move).
+    quiet_played: bool,
+    /// The move a singular-extension search leaves out here.
+    excluded: Move,
+}
 
-/// How far above beta a ProbCut capture must score.
-const PROBCUT_MARGIN: i32 = 180;
+impl PlyState {
+    const EMPTY: PlyState = PlyState { eval: -INFINITY, played: Move::NONE, quiet_played: false, excluded: Move::NONE };
+}
+
+/// What the transposition table said at a node that it did not cut.
+struct TtProbe {
+    entry: Option<TtEntry>,
+    best: Move,
+}
 
 /// Depths and move numbers past these share the table's last row or column.
 const REDUCTION_DEPTHS: usize = 64;
 const REDUCTION_MOVES: usize = 256;
 
-/// Reductions for late moves, `0.6 + ln(depth) ln(move number) / 2.2`,
+/// Reductions for late moves, `lmr_base + ln(depth) ln(move number) / lmr_divisor`,
 /// computed once: every quiet move asks for one (its pruning depth), so two
 /// logarithms per move showed in profiles.
 static REDUCTIONS: LazyLock<Box<[[u8; REDUCTION_MOVES]; REDUCTION_DEPTHS]>> = LazyLock::new(|| {
@@ -158,7 +170,7 @@ static REDUCTIONS: LazyLock<Box<[[u8; REDUCTION_MOVES]; REDUCTION_DEPTHS]>> = La
         for (move_number, r) in row.iter_mut().enumerate() {
             let d = (depth.max(1) as f64).ln();
             let n = (move_number.max(1) as f64).ln();
-            *r = (0.6 + d * n / 2.2) as u8;
+            *r = (PARAMS.lmr_base + d * n / PARAMS.lmr_divisor) as u8;
         }
     }
     table
@@ -235,10 +247,7 @@ impl<'a> Searcher<'a> {
             root_color: root.turn(),
             flow: team.and_then(|t| t.flow),
             expected: team.map_or_else(Expected::default, |t| t.expected),
-            evals: vec![-INFINITY; MAX_PLY + 2],
-            played: vec![Move::NONE; MAX_PLY + 2],
-            quiet_played: vec![false; MAX_PLY + 2],
-            excluded: vec![Move::NONE; MAX_PLY + 2],
+            stack: vec![PlyState::EMPTY; MAX_PLY + 2],
             eval_cache: EvalCache::default(),
         }
     }
@@ -307,7 +316,7 @@ impl<'a> Searcher<'a> {
             rm.score = -INFINITY;
         }
         let root_in_check = root.is_check();
-        self.evals[0] = if root_in_check { -INFINITY } else { self.evaluate(&root, 0) };
+        self.stack[0].eval = if root_in_check { -INFINITY } else { self.evaluate(&root, 0) };
         for i in pv_index..self.root_moves.len() {
             let m = self.root_moves[i].m;
             let balance = self.flow_delta(&root, m);
@@ -377,13 +386,13 @@ impl<'a> Searcher<'a> {
     /// and whether it was quiet, always together so neither goes stale.
     #[inline]
     fn record_move(&mut self, ply: usize, m: Move, quiet: bool) {
-        self.played[ply] = m;
-        self.quiet_played[ply] = quiet;
+        self.stack[ply].played = m;
+        self.stack[ply].quiet_played = quiet;
     }
 
     /// The two moves that led to `ply`.
     fn lineage(&self, ply: usize) -> Lineage {
-        Lineage { last: self.played[ply], before: if ply >= 1 { self.played[ply - 1] } else { Move::NONE } }
+        Lineage { last: self.stack[ply].played, before: if ply >= 1 { self.stack[ply - 1].played } else { Move::NONE } }
     }
 
     fn is_repetition(&self, pos: &Position) -> bool {
@@ -411,6 +420,9 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// The principal variation search of one node, in phases: early exits,
+    /// the TT probe, pruning before any move is searched, the singular test,
+    /// the move loop, and storing what was learned.
     #[allow(clippy::too_many_arguments)]
     fn search(&mut self, pos: &Position, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, is_pv: bool, balance: i32) -> i32 {
         self.pv[ply].clear();
@@ -434,76 +446,30 @@ impl<'a> Searcher<'a> {
             return alpha;
         }
 
-        let key = pos.hash();
-        let excluded = self.excluded[ply];
-        let tt_entry = self.shared.tt.probe(key);
-        let mut tt_move = Move::NONE;
-        if let Some(entry) = tt_entry {
-            tt_move = entry.best;
-            let score = score_from_tt(entry.score, ply);
-            if !is_pv && excluded == Move::NONE && entry.depth as i32 >= depth && entry.bound.cuts(score, alpha, beta) {
-                // A quiet TT move that refutes here earns its history as a
-                // searched refutation would: TT hits are most cutoffs.
-                if score >= beta && tt_move != Move::NONE && is_quiet(pos, tt_move) {
-                    let lineage = self.lineage(ply);
-                    self.heuristics.reward(pos.turn(), ply, lineage, tt_move, &[], depth);
-                }
-                return score;
-            }
-        }
+        let excluded = self.stack[ply].excluded;
+        let tt = match self.probe_tt(pos, depth, alpha, beta, ply, is_pv) {
+            Ok(probe) => probe,
+            Err(cutoff) => return cutoff,
+        };
 
         let in_check = pos.is_check();
         let raw_eval = if in_check { -INFINITY } else { self.evaluate(pos, balance) };
         let static_eval = if in_check { -INFINITY } else { raw_eval + self.heuristics.correction.of(pos) };
-        self.evals[ply] = static_eval;
+        self.stack[ply].eval = static_eval;
         // Improving: our evaluation rose since our previous move, so cutoffs
         // are likelier and pruning can be bolder.
-        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
-        // A TT bound on the far side of the static evaluation is a better guess.
-        let eval = match tt_entry {
-            Some(entry) if !in_check && entry.score.abs() < MATE_BOUND => {
-                let better = match entry.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => entry.score > static_eval,
-                    TtBound::Upper => entry.score < static_eval,
-                };
-                if better { entry.score } else { static_eval }
-            }
-            _ => static_eval,
-        };
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
+        let eval = pruning_eval(tt.entry, static_eval, in_check);
 
         if !is_pv && !in_check && excluded == Move::NONE {
-            // Reverse futility: far above beta at low depth, trust the evaluation.
-            let margin = 120 * (depth - i32::from(improving));
-            if depth <= 7 && eval - margin >= beta && beta.abs() < MATE_BOUND {
-                return eval;
-            }
-            // Null move: give the opponent a free move; still above beta means a cutoff.
-            if depth >= 3 && eval >= beta && self.played[ply] != Move::NONE && has_material_to_move(pos) {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
-                let mut child = pos.clone();
-                child.play_null();
-                self.path.push(child.hash());
-                self.record_move(ply + 1, Move::NONE, false);
-                let score = -self.search(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false, balance);
-                self.path.pop();
-                if self.aborted() {
-                    return 0;
-                }
-                if score >= beta {
-                    return if score >= MATE_BOUND { beta } else { score };
-                }
-            }
-            if depth >= 5 && beta.abs() < MATE_BOUND {
-                if let Some(score) = self.probcut(pos, depth, beta, ply, static_eval, improving, tt_entry, balance) {
-                    return score;
-                }
+            if let Some(score) = self.prune_node(pos, depth, beta, ply, eval, static_eval, improving, tt.entry, balance) {
+                return score;
             }
         }
 
         // Internal iterative reduction: without a TT move this node was never
         // searched, so a full-depth search here is likely to be wasted.
-        if tt_move == Move::NONE && depth >= 4 {
+        if tt.best == Move::NONE && depth >= PARAMS.iir_min_depth {
             depth -= 1;
         }
 
@@ -516,30 +482,13 @@ impl<'a> Searcher<'a> {
         }
         let lineage = self.lineage(ply);
 
-        // Singular extension: when every move but the TT move fails well
-        // below its stored score, the TT move is forced and searched a ply
-        // deeper; when even without it the node holds beta, cut at once.
-        let mut singular = false;
-        if let Some(entry) = tt_entry.filter(|e| ply > 0 && depth >= 7 && excluded == Move::NONE && e.best != Move::NONE) {
-            let score = score_from_tt(entry.score, ply);
-            if entry.depth as i32 >= depth - 3 && entry.bound != TtBound::Upper && score.abs() < MATE_BOUND {
-                let singular_beta = score - 2 * depth;
-                // The nested search at this ply uses a fresh move buffer: ours is still in use.
-                self.excluded[ply] = tt_move;
-                let without = self.search(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, false, balance);
-                self.excluded[ply] = Move::NONE;
-                if self.aborted() {
-                    self.buffers[ply] = moves;
-                    return 0;
-                }
-                if without < singular_beta {
-                    singular = true;
-                } else if singular_beta >= beta {
-                    self.buffers[ply] = moves;
-                    return singular_beta;
-                }
+        let singular = match self.singular_test(pos, depth, beta, ply, tt.entry, balance) {
+            Ok(singular) => singular,
+            Err(score) => {
+                self.buffers[ply] = moves;
+                return score;
             }
-        }
+        };
         self.heuristics.clear_killers(ply + 1);
 
         let original_alpha = alpha;
@@ -549,13 +498,13 @@ impl<'a> Searcher<'a> {
         let us = pos.turn();
 
         let checks = pos.check_squares();
-        let mut picker = MovePicker::new(pos, moves, tt_move);
+        let mut picker = MovePicker::new(pos, moves, tt.best);
         let mut next_index = 0;
-        let late_move_limit = ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize;
+        let late_move_limit = ((PARAMS.lmp_base + depth * depth) / if improving { 1 } else { 2 }) as usize;
         loop {
             // Near the leaves (where a check's place in the list does not
             // matter: no reduction) late move pruning leaves only the checks.
-            if depth <= 2 && !is_pv && !in_check && best_score > -MATE_BOUND && next_index >= late_move_limit {
+            if depth <= PARAMS.lmp_checks_only_depth && !is_pv && !in_check && best_score > -MATE_BOUND && next_index >= late_move_limit {
                 picker.keep_only_checking_quiets(pos, &checks);
             }
             let Some(m) = picker.next(pos, self.heuristics, ply, lineage) else { break };
@@ -566,49 +515,11 @@ impl<'a> Searcher<'a> {
             }
             let quiet = is_quiet(pos, m);
             let gives_check = pos.gives_check_with(m, &checks);
-
-            if in_check && !gives_check && ply > 0 && is_losing_quiet_evasion(pos, m, best_score) {
+            let node = NodeView { depth, ply, is_pv, in_check, improving, static_eval, alpha, best_score, late_move_limit, lineage };
+            if self.skips_move(pos, m, index, quiet, gives_check, &node) {
                 continue;
             }
-            // Pruning of quiet moves and drops that do not give check.
-            if !in_check && quiet && !gives_check && best_score > -MATE_BOUND {
-                // Late move pruning by move count, and history pruning, near the leaves.
-                if !is_pv {
-                    if index >= late_move_limit {
-                        continue;
-                    }
-                    if depth <= 3 && index > 0 && self.heuristics.history(us, m, lineage) < -3000 * depth {
-                        continue;
-                    }
-                }
-                // By the depth the move would get after its late move
-                // reduction: futility, and moves that hang material (a drop
-                // onto a square the opponent wins).
-                if ply > 0 && index > 0 {
-                    let lmr_depth = (depth - 1 - reduction(depth, index)).max(0);
-                    if !is_pv && lmr_depth < 7 && static_eval + 130 + 85 * lmr_depth <= alpha {
-                        continue;
-                    }
-                    if !see_ge(pos, m, -(15 - lmr_depth.min(18) / 2) * lmr_depth * lmr_depth) {
-                        continue;
-                    }
-                    // Both continuation histories say this move fails after these moves.
-                    if lmr_depth < 3 && self.heuristics.continuation(m, lineage).iter().all(|&h| h < 0) {
-                        continue;
-                    }
-                }
-            }
-            // A check that does not hang the checking piece is extended below.
-            // Quiet checks past the move count are searched unless they hang
-            // it (most are drops next to the king onto a square the opponent
-            // wins: a quarter of the tree to depth 10).
             let safe_check = gives_check && see_ge(pos, m, 0);
-            if !is_pv && !in_check && quiet && gives_check && !safe_check && index >= late_move_limit && best_score > -MATE_BOUND {
-                continue;
-            }
-            if !is_pv && !quiet && depth <= 4 && best_score > -MATE_BOUND && !see_ge(pos, m, -80 * depth) {
-                continue;
-            }
 
             let child_balance = balance + self.flow_delta(pos, m);
             let mut child = pos.clone();
@@ -616,30 +527,14 @@ impl<'a> Searcher<'a> {
             // Extend checks that do not simply hang the checking piece: in drop
             // chess almost every position has checking drops, and extending
             // them all would swamp the tree.
-            let extension = i32::from((singular && m == tt_move) || (safe_check && ply < 2 * MAX_PLY / 3));
+            let extension = i32::from((singular && m == tt.best) || (safe_check && ply < 2 * MAX_PLY / 3));
             let new_depth = depth - 1 + extension;
             self.path.push(child.hash());
             self.record_move(ply + 1, m, quiet);
             let score = if index == 0 {
                 -self.search(&child, new_depth, -beta, -alpha, ply + 1, is_pv, child_balance)
             } else {
-                // Late move reductions for quiet moves and drops (checks one ply less).
-                let mut r = 0;
-                if depth >= 3 && quiet && !in_check && index >= 2 {
-                    r = reduction(depth, index) - i32::from(gives_check);
-                    if is_pv {
-                        r -= 1;
-                    }
-                    if !improving {
-                        r += 1;
-                    }
-                    let history = self.heuristics.history(us, m, lineage);
-                    r -= history / 9000;
-                    r = r.clamp(0, new_depth - 1);
-                } else if depth >= 3 && !quiet && !in_check && !gives_check && index >= 2 && static_eval + victim_value(pos, m) <= alpha {
-                    // A capture that cannot even lift the evaluation to alpha.
-                    r = (reduction(depth, index) - 1).clamp(0, new_depth - 1);
-                }
+                let r = self.late_move_reduction(pos, m, index, quiet, gives_check, new_depth, &node);
                 let mut s = -self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false, child_balance);
                 if r > 0 && s > alpha {
                     s = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false, child_balance);
@@ -689,27 +584,195 @@ impl<'a> Searcher<'a> {
             // Every move was pruned: fail low with the bound we had.
             return alpha;
         }
-        // Every move failed low: the opponent's quiet move that led here
-        // was a good one after its own predecessors.
-        let quiet_previous = ply >= 1 && self.quiet_played[ply];
-        if best_score <= original_alpha && excluded == Move::NONE && quiet_previous && (depth >= 3 || is_pv) {
-            self.heuristics.nudge_continuation(self.lineage(ply - 1), self.played[ply], history_bonus(depth));
+        self.learn(pos, depth, ply, is_pv, in_check, (original_alpha, beta), best_move, best_score, (raw_eval, static_eval));
+        best_score
+    }
+
+    /// The TT probe: `Err(score)` when the entry cuts this node, else the
+    /// entry and its move. A quiet TT move that refutes here earns its history
+    /// as a searched refutation would: TT hits are most cutoffs.
+    fn probe_tt(&mut self, pos: &Position, depth: i32, alpha: i32, beta: i32, ply: usize, is_pv: bool) -> Result<TtProbe, i32> {
+        let entry = self.shared.tt.probe(pos.hash());
+        let Some(e) = entry else { return Ok(TtProbe { entry, best: Move::NONE }) };
+        let score = score_from_tt(e.score, ply);
+        let excluded = self.stack[ply].excluded;
+        if !is_pv && excluded == Move::NONE && e.depth as i32 >= depth && e.bound.cuts(score, alpha, beta) {
+            if score >= beta && e.best != Move::NONE && is_quiet(pos, e.best) {
+                let lineage = self.lineage(ply);
+                self.heuristics.reward(pos.turn(), ply, lineage, e.best, &[], depth);
+            }
+            return Err(score);
         }
-        if excluded == Move::NONE {
-            let bound = TtBound::of(best_score, original_alpha, beta);
-            self.shared.tt.store(key, best_move, score_to_tt(best_score, ply), depth as u32, bound);
-            // Teach the correction history only with scores whose bound
-            // says which way the static evaluation was wrong.
-            let trusted = match bound {
-                TtBound::Lower => best_score > static_eval,
-                TtBound::Upper => best_score < static_eval,
-                TtBound::Exact => true,
-            };
-            if !in_check && trusted && is_quiet(pos, best_move) && best_score.abs() < MATE_BOUND {
-                self.heuristics.correction.update(pos, depth, raw_eval, best_score);
+        Ok(TtProbe { entry, best: e.best })
+    }
+
+    /// Pruning before any move is searched (not in check, not on the PV):
+    /// reverse futility, null move, ProbCut. `Some(score)` ends the node.
+    #[allow(clippy::too_many_arguments)]
+    fn prune_node(&mut self, pos: &Position, depth: i32, beta: i32, ply: usize, eval: i32, static_eval: i32, improving: bool, tt_entry: Option<TtEntry>, balance: i32) -> Option<i32> {
+        // Reverse futility: far above beta at low depth, trust the evaluation.
+        let margin = PARAMS.rfp_margin * (depth - i32::from(improving));
+        if depth <= PARAMS.rfp_max_depth && eval - margin >= beta && beta.abs() < MATE_BOUND {
+            return Some(eval);
+        }
+        // Null move: give the opponent a free move; still above beta means a cutoff.
+        if depth >= PARAMS.nmp_min_depth && eval >= beta && self.stack[ply].played != Move::NONE && has_material_to_move(pos) {
+            let r = PARAMS.nmp_base_reduction
+                + depth / PARAMS.nmp_depth_divisor
+                + ((eval - beta) / PARAMS.nmp_eval_divisor).min(PARAMS.nmp_eval_max);
+            let mut child = pos.clone();
+            child.play_null();
+            self.path.push(child.hash());
+            self.record_move(ply + 1, Move::NONE, false);
+            let score = -self.search(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false, balance);
+            self.path.pop();
+            if self.aborted() {
+                return Some(0);
+            }
+            if score >= beta {
+                return Some(if score >= MATE_BOUND { beta } else { score });
             }
         }
-        best_score
+        if depth >= PARAMS.probcut_min_depth && beta.abs() < MATE_BOUND {
+            return self.probcut(pos, depth, beta, ply, static_eval, improving, tt_entry, balance);
+        }
+        None
+    }
+
+    /// Singular extension: when every move but the TT move fails well below
+    /// its stored score, the TT move is forced (`Ok(true)`: searched a ply
+    /// deeper); when even without it the node holds beta, `Err(score)` cuts.
+    fn singular_test(&mut self, pos: &Position, depth: i32, beta: i32, ply: usize, tt_entry: Option<TtEntry>, balance: i32) -> Result<bool, i32> {
+        let excluded = self.stack[ply].excluded;
+        let Some(entry) = tt_entry.filter(|e| ply > 0 && depth >= PARAMS.se_min_depth && excluded == Move::NONE && e.best != Move::NONE) else {
+            return Ok(false);
+        };
+        let score = score_from_tt(entry.score, ply);
+        if (entry.depth as i32) < depth - PARAMS.se_depth_slack || entry.bound == TtBound::Upper || score.abs() >= MATE_BOUND {
+            return Ok(false);
+        }
+        let singular_beta = score - PARAMS.se_margin_per_depth * depth;
+        // The nested search at this ply uses a fresh move buffer: ours is still in use.
+        self.stack[ply].excluded = entry.best;
+        let without = self.search(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, false, balance);
+        self.stack[ply].excluded = Move::NONE;
+        if self.aborted() {
+            return Err(0);
+        }
+        if without < singular_beta {
+            Ok(true)
+        } else if singular_beta >= beta {
+            Err(singular_beta)
+        } else {
+            Ok(false)
+        }
+    }
+
+    /// Whether the move loop skips `m` unsearched: losing quiet evasions once
+    /// mate is held off, late move, history, futility, SEE and continuation
+    /// pruning of quiet moves and drops, quiet checks that hang the checker
+    /// past the move count, and captures that lose too much near the leaves.
+    fn skips_move(&self, pos: &Position, m: Move, index: usize, quiet: bool, gives_check: bool, node: &NodeView) -> bool {
+        let NodeView { depth, ply, is_pv, in_check, static_eval, alpha, best_score, late_move_limit, lineage, .. } = *node;
+        if in_check && !gives_check && ply > 0 && is_losing_quiet_evasion(pos, m, best_score) {
+            return true;
+        }
+        // Pruning of quiet moves and drops that do not give check.
+        if !in_check && quiet && !gives_check && best_score > -MATE_BOUND {
+            // Late move pruning by move count, and history pruning, near the leaves.
+            if !is_pv {
+                if index >= late_move_limit {
+                    return true;
+                }
+                let history_floor = -PARAMS.history_prune_margin * depth;
+                if depth <= PARAMS.history_prune_max_depth && index > 0 && self.heuristics.history(pos.turn(), m, lineage) < history_floor {
+                    return true;
+                }
+            }
+            // By the depth the move would get after its late move
+            // reduction: futility, and moves that hang material (a drop
+            // onto a square the opponent wins).
+            if ply > 0 && index > 0 {
+                let lmr_depth = (depth - 1 - reduction(depth, index)).max(0);
+                let futile = static_eval + PARAMS.futility_base + PARAMS.futility_per_depth * lmr_depth <= alpha;
+                if !is_pv && lmr_depth < PARAMS.futility_max_lmr_depth && futile {
+                    return true;
+                }
+                if !see_ge(pos, m, -(15 - lmr_depth.min(18) / 2) * lmr_depth * lmr_depth) {
+                    return true;
+                }
+                // Both continuation histories say this move fails after these moves.
+                if lmr_depth < PARAMS.continuation_prune_max_lmr_depth && self.heuristics.continuation(m, lineage).iter().all(|&h| h < 0) {
+                    return true;
+                }
+            }
+        }
+        // Quiet checks past the move count are searched unless they hang the
+        // checking piece (most are drops next to the king onto a square the
+        // opponent wins: a quarter of the tree to depth 10).
+        let safe_check = gives_check && see_ge(pos, m, 0);
+        if !is_pv && !in_check && quiet && gives_check && !safe_check && index >= late_move_limit && best_score > -MATE_BOUND {
+            return true;
+        }
+        let capture_floor = -PARAMS.capture_see_margin * depth;
+        !is_pv && !quiet && depth <= PARAMS.capture_see_max_depth && best_score > -MATE_BOUND && !see_ge(pos, m, capture_floor)
+    }
+
+    /// Late move reductions for quiet moves and drops (checks one ply less),
+    /// and for captures that cannot lift the static evaluation to alpha.
+    #[allow(clippy::too_many_arguments)]
+    fn late_move_reduction(&self, pos: &Position, m: Move, index: usize, quiet: bool, gives_check: bool, new_depth: i32, node: &NodeView) -> i32 {
+        let NodeView { depth, is_pv, in_check, improving, static_eval, alpha, lineage, .. } = *node;
+        if depth < PARAMS.lmr_min_depth || in_check || index < PARAMS.lmr_min_index {
+            return 0;
+        }
+        if quiet {
+            let mut r = reduction(depth, index) - i32::from(gives_check);
+            if is_pv {
+                r -= 1;
+            }
+            if !improving {
+                r += 1;
+            }
+            r -= self.heuristics.history(pos.turn(), m, lineage) / PARAMS.lmr_history_divisor;
+            r.clamp(0, new_depth - 1)
+        } else if !gives_check && static_eval + victim_value(pos, m) <= alpha {
+            // A capture that cannot even lift the evaluation to alpha.
+            (reduction(depth, index) - 1).clamp(0, new_depth - 1)
+        } else {
+            0
+        }
+    }
+
+    /// After the move loop: continuation history for the opponent's quiet
+    /// move that every reply failed against, the TT store, and the
+    /// correction history.
+    #[allow(clippy::too_many_arguments)]
+    fn learn(&mut self, pos: &Position, depth: i32, ply: usize, is_pv: bool, in_check: bool, window: (i32, i32), best_move: Move, best_score: i32, evals: (i32, i32)) {
+        let (original_alpha, beta) = window;
+        let (raw_eval, static_eval) = evals;
+        let excluded = self.stack[ply].excluded;
+        // Every move failed low: the opponent's quiet move that led here
+        // was a good one after its own predecessors.
+        let quiet_previous = ply >= 1 && self.stack[ply].quiet_played;
+        if best_score <= original_alpha && excluded == Move::NONE && quiet_previous && (depth >= 3 || is_pv) {
+            self.heuristics.nudge_continuation(self.lineage(ply - 1), self.stack[ply].played, history_bonus(depth));
+        }
+        if excluded != Move::NONE {
+            return;
+        }
+        let bound = TtBound::of(best_score, original_alpha, beta);
+        self.shared.tt.store(pos.hash(), best_move, score_to_tt(best_score, ply), depth as u32, bound);
+        // Teach the correction history only with scores whose bound
+        // says which way the static evaluation was wrong.
+        let trusted = match bound {
+            TtBound::Lower => best_score > static_eval,
+            TtBound::Upper => best_score < static_eval,
+            TtBound::Exact => true,
+        };
+        if !in_check && trusted && is_quiet(pos, best_move) && best_score.abs() < MATE_BOUND {
+            self.heuristics.correction.update(pos, depth, raw_eval, best_score);
+        }
     }
 
     /// ProbCut: a capture that beats `beta` by a margin in a search four
@@ -718,7 +781,7 @@ impl<'a> Searcher<'a> {
     /// first in quiescence (cheap) and then at the reduced depth.
     #[allow(clippy::too_many_arguments)]
     fn probcut(&mut self, pos: &Position, depth: i32, beta: i32, ply: usize, static_eval: i32, improving: bool, tt_entry: Option<TtEntry>, balance: i32) -> Option<i32> {
-        let probcut_beta = beta + PROBCUT_MARGIN - 50 * i32::from(improving);
+        let probcut_beta = beta + PARAMS.probcut_margin - PARAMS.probcut_improving * i32::from(improving);
         let tt_says_below = tt_entry.is_some_and(|e| e.depth as i32 >= depth - 3 && score_from_tt(e.score, ply) < probcut_beta);
         if tt_says_below {
             return None;
@@ -735,7 +798,7 @@ impl<'a> Searcher<'a> {
             self.record_move(ply + 1, m, false);
             let mut score = -self.quiescence(&child, -probcut_beta, -probcut_beta + 1, ply + 1, child_balance);
             if score >= probcut_beta {
-                score = -self.search(&child, depth - 4, -probcut_beta, -probcut_beta + 1, ply + 1, false, child_balance);
+                score = -self.search(&child, depth - PARAMS.probcut_reduction, -probcut_beta, -probcut_beta + 1, ply + 1, false, child_balance);
             }
             self.path.pop();
             if self.aborted() {
@@ -797,7 +860,7 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
                 // Futility: even the whole victim would not lift the score to alpha.
-                let gain = stand_pat + QUIESCENCE_FUTILITY_MARGIN + victim_value(pos, m);
+                let gain = stand_pat + PARAMS.quiescence_futility_margin + victim_value(pos, m);
                 if !m.is_promotion_like() && gain <= alpha && !pos.gives_check(m) {
                     best = best.max(gain);
                     continue;
@@ -851,6 +914,38 @@ impl<'a> Searcher<'a> {
             hashfull: self.shared.tt.hashfull(),
             pv: rm.pv.clone(),
         }
+    }
+}
+
+/// What the move loop's pruning and reduction rules read about their node.
+#[derive(Clone, Copy)]
+struct NodeView {
+    depth: i32,
+    ply: usize,
+    is_pv: bool,
+    in_check: bool,
+    improving: bool,
+    static_eval: i32,
+    alpha: i32,
+    best_score: i32,
+    late_move_limit: usize,
+    lineage: Lineage,
+}
+
+/// The score the pruning margins start from: the static evaluation, or the
+/// TT score when its bound says the static evaluation is too pessimistic or
+/// too optimistic.
+fn pruning_eval(tt_entry: Option<TtEntry>, static_eval: i32, in_check: bool) -> i32 {
+    match tt_entry {
+        Some(entry) if !in_check && entry.score.abs() < MATE_BOUND => {
+            let better = match entry.bound {
+                TtBound::Exact => true,
+                TtBound::Lower => entry.score > static_eval,
+                TtBound::Upper => entry.score < static_eval,
+            };
+            if better { entry.score } else { static_eval }
+        }
+        _ => static_eval,
     }
 }
 

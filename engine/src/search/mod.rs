@@ -17,6 +17,7 @@ pub mod eval;
 pub mod evalcache;
 pub mod limits;
 pub mod ordering;
+pub mod params;
 pub mod see;
 pub mod timeman;
 pub mod tt;

@@ -43,6 +43,9 @@ pub struct UciFrontEnd {
     deferred: DeferredChanges,
     debug: bool,
     extensions: bool,
+    /// `seat` was given: we play that colour, and a `go` with the other side
+    /// to move on our board is refused. Without it we play the side to move.
+    seat_given: bool,
     /// The running search's purpose.
     active: SearchPurpose,
     held: Option<HeldMove>,
@@ -67,6 +70,7 @@ impl UciFrontEnd {
             deferred: DeferredChanges::default(),
             debug: false,
             extensions: false,
+            seat_given: false,
             active: SearchPurpose::default(),
             held: None,
             closing: false,
@@ -109,6 +113,7 @@ impl UciFrontEnd {
                 // A runner seats us for every game: what we told the partner is forgotten.
                 self.outbox.reset();
                 self.set_seat(seat);
+                self.seat_given = true;
             }
             UciCommand::Partner(partner) => self.set_partner(partner)?,
             UciCommand::Reserve(reserves) => self.set_reserves(reserves)?,
@@ -244,6 +249,9 @@ impl UciFrontEnd {
         let root = board.position().clone();
         let history = board.history().to_vec();
         let limits = self.limits(&go, &root)?;
+        if our_board && self.extensions {
+            self.check_seat_colour(&root)?;
+        }
         if our_board {
             self.record_clocks(&go, seat);
         }
@@ -259,6 +267,30 @@ impl UciFrontEnd {
         let request = SearchRequest { root, history, limits, ponder: go.ponder, team };
         self.searcher.start(request, self.reporter())?;
         self.active = SearchPurpose { our_board, flag_falls_at, stop_requested: false };
+        Ok(())
+    }
+
+    /// We play the side to move of our board: with a seat given it must be the
+    /// seat's colour (else the search would be for the opponent, with the
+    /// opponent's clock as ours); without one, the seat's colour follows it.
+    fn check_seat_colour(&mut self, root: &Position) -> Result<(), InputError> {
+        let seat = &mut self.session.bughouse.seat;
+        let to_move = root.turn();
+        if !self.seat_given {
+            seat.color = to_move;
+        } else if seat.color != to_move {
+            let name = |c: tandem_engine::Color| if c == tandem_engine::Color::White { "White" } else { "Black" };
+            return Err(InputError::new(format!(
+                "we sit as {} on board {} ('seat {seat}') but {} is to move there: send 'seat {} {}' first, \
+                 or a position with {} to move",
+                name(seat.color),
+                seat.board,
+                name(to_move),
+                seat.board,
+                name(to_move).to_ascii_lowercase(),
+                name(seat.color),
+            )));
+        }
         Ok(())
     }
 
@@ -383,7 +415,8 @@ impl UciFrontEnd {
         self.info_string(&format!("moves {}", moves.join(" ")));
         if self.extensions {
             let context = &self.session.bughouse;
-            self.info_string(&format!("seat {}", context.seat));
+            let given = if self.seat_given { "" } else { " (no 'seat' given: we play the side to move)" };
+            self.info_string(&format!("seat {}{given}", context.seat));
             if let Some(partner) = &context.partner_board {
                 self.info_string(&format!("partner fen {}", partner.position()));
             }

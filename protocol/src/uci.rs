@@ -2,8 +2,8 @@
 
 use std::time::{Duration, Instant};
 
-use tandem_engine::team::roles_that_free;
-use tandem_engine::{parse_bfen, BoardId, Position, Reserve, Status};
+use tandem_engine::team::{roles_that_free, VOCABULARY};
+use tandem_engine::{parse_bfen, BoardId, Move, Position, Reserve, Status};
 
 use crate::board_state::BoardState;
 use crate::bughouse::{PartnerMessage, Seat};
@@ -482,8 +482,22 @@ impl UciFrontEnd {
     }
 
     fn partner_message(&mut self, message: PartnerMessage) {
-        if let PartnerMessage::Other(text) = &message {
-            self.info_string(&format!("partner message not understood, kept: {}", echo(text)));
+        match &message {
+            PartnerMessage::Other(text) => {
+                self.info_string(&format!("partner message not understood, kept: {}", echo(text)))
+            }
+            PartnerMessage::Help => self.out.line(&format!("ptell I understand: {VOCABULARY}")),
+            PartnerMessage::MoveNow => self.partner_wants_our_move(None),
+            PartnerMessage::Move(text) => {
+                if let Some(m) = self.partner_move_to_play(text) {
+                    // Logged, but not kept as the partner's planned move: it is ours now.
+                    self.session.bughouse.receive(message);
+                    self.session.bughouse.requests.planned_move = None;
+                    self.partner_wants_our_move(Some(m));
+                    return;
+                }
+            }
+            _ => {}
         }
         let go = message == PartnerMessage::Go;
         if message == PartnerMessage::Sit && self.options.team.messages_on() {
@@ -495,6 +509,42 @@ impl UciFrontEnd {
         let released = self.held.take_if(|h| h.released_by_partner(sitting, go));
         if let Some(held) = released {
             self.emit(&held.result);
+        }
+    }
+
+    /// The root of our move that the partner may cut short: a finite search
+    /// of our board that is running, or a move held for the partner or for a
+    /// piece. Not `go infinite` or `ponder` (UCI: no `bestmove` before
+    /// `stop`/`ponderhit`), nor the analysis of the partner board.
+    fn our_move_in_progress(&self) -> Option<&Position> {
+        if let Some(held) = &self.held {
+            let waiting = matches!(held.reason, HoldReason::Sitting | HoldReason::Waiting(_));
+            return (waiting && held.purpose.our_board).then_some(&held.request.root);
+        }
+        let request = self.searcher.current()?;
+        (self.active.our_board && !request.ponder && !request.limits.infinite).then_some(&request.root)
+    }
+
+    /// `ptell move <m>`: `m` if it is legal where our move is being found.
+    fn partner_move_to_play(&self, text: &str) -> Option<Move> {
+        self.our_move_in_progress()?.parse_move(text).ok()
+    }
+
+    /// `ptell move` (move now) or `ptell move <m>` (play this): ends the
+    /// search of our move, or releases the held one, with its best move or `m`.
+    fn partner_wants_our_move(&mut self, chosen: Option<Move>) {
+        if self.our_move_in_progress().is_none() {
+            return;
+        }
+        match chosen {
+            Some(m) => {
+                self.searcher.cancel();
+                self.held = None;
+                self.active = SearchPurpose::default();
+                self.deferred.apply_queued(self.searcher.engine());
+                self.emit(&SearchResult { best: Some(m), ..SearchResult::default() });
+            }
+            None => self.stop(),
         }
     }
 

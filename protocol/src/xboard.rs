@@ -3,8 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use tandem_engine::team::roles_that_free;
-use tandem_engine::{parse_fen, Color, Position, Preset, Reserve, Role, Status};
+use tandem_engine::team::{roles_that_free, VOCABULARY};
+use tandem_engine::{parse_fen, Color, Move, Position, Preset, Reserve, Role, Status};
 
 use crate::board_state::BoardState;
 use crate::bughouse::PartnerMessage;
@@ -24,9 +24,10 @@ use crate::xboard_command::{parse_xboard_line, XboardCommand};
 /// Kept back from each move for the GUI and ICS lag.
 const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
 
-/// What the partner hears when assigned; the vocabulary of PROTOCOL.md.
-const PARTNER_GREETING: &str =
-    "tellics ptell Hello, I am tandem. I understand: sit, go, fast, slow, dead, x, move <m>, time <cs>, otim <cs>, need <pieces>, dontgive <pieces>, trades good|bad";
+/// What the partner hears when assigned (and after `help`): the vocabulary of PROTOCOL.md.
+fn vocabulary_line(greeting: &str) -> String {
+    format!("tellics ptell {greeting}I understand: {VOCABULARY}")
+}
 
 /// `level MPS BASE INC`.
 #[derive(Clone, Copy, Debug)]
@@ -127,7 +128,7 @@ impl XboardFrontEnd {
             XboardCommand::MoveNow => self.move_now(),
             XboardCommand::Holding { reserves, arrived } => self.holding(reserves, arrived)?,
             XboardCommand::Partner(name) => self.set_partner(name),
-            XboardCommand::PTell(message) => self.partner_message(message),
+            XboardCommand::PTell(message) => self.partner_message(message)?,
             XboardCommand::Post => self.post = true,
             XboardCommand::NoPost => self.post = false,
             XboardCommand::Undo => self.undo(1)?,
@@ -196,6 +197,8 @@ impl XboardFrontEnd {
     fn abandon_search(&mut self) {
         self.searcher.cancel();
         self.held = None;
+        // What waited for the search to end (`memory`, `cores`) applies now.
+        self.deferred.apply_queued(self.searcher.engine());
     }
 
     /// Plays the opponent's move; an illegal one changes nothing.
@@ -279,14 +282,19 @@ impl XboardFrontEnd {
             limits.movetime = Some(move_time);
             return limits;
         }
+        limits.clock = Some(self.clock(us, root.fullmoves()));
+        limits
+    }
+
+    /// The clocks as `time`/`otim` (or the `level`) give them, with `us` to move.
+    fn clock(&self, us: Color, fullmoves: u32) -> Clock {
         let control = self.time_control;
         let mut time = [Some(control.base); 2];
         time[us as usize] = Some(self.own_time.unwrap_or(control.base));
         time[us.other() as usize] = Some(self.opponent_time.unwrap_or(control.base));
         let moves_to_go = (control.moves_per_control > 0)
-            .then(|| control.moves_per_control - (root.fullmoves().saturating_sub(1) % control.moves_per_control));
-        limits.clock = Some(Clock { time, increment: [control.increment; 2], moves_to_go });
-        limits
+            .then(|| control.moves_per_control - (fullmoves.saturating_sub(1) % control.moves_per_control));
+        Clock { time, increment: [control.increment; 2], moves_to_go }
     }
 
     fn reporter(&self) -> Reporter {
@@ -310,9 +318,14 @@ impl XboardFrontEnd {
         if !self.session.board.position().is_legal(best) {
             return;
         }
-        self.session.board.play(best);
+        self.play_our_move(best);
+    }
+
+    /// Plays a legal move of ours and announces it.
+    fn play_our_move(&mut self, m: Move) {
+        self.session.board.play(m);
         let messages = self.outbox.moved();
-        self.out.line(&format!("move {best}"));
+        self.out.line(&format!("move {m}"));
         self.tell(messages);
         self.claim_result_after_our_move();
     }
@@ -390,27 +403,71 @@ impl XboardFrontEnd {
         self.session.bughouse.partner_name = name;
         self.outbox.reset();
         if greet {
-            self.out.line(PARTNER_GREETING);
+            self.out.line(&vocabulary_line("Hello, I am tandem. "));
         }
     }
 
-    fn partner_message(&mut self, message: PartnerMessage) {
+    fn partner_message(&mut self, message: PartnerMessage) -> Result<(), InputError> {
         let reply = match &message {
-            PartnerMessage::Sit => Some("tellics ptell ok, I sit until you say go (while my time lead lasts)"),
-            PartnerMessage::Other(_) => Some("tellics ptell sorry, I did not understand that"),
+            PartnerMessage::Sit => Some(format!("tellics ptell {}", self.sit_reply())),
+            PartnerMessage::Help => Some(vocabulary_line("")),
+            PartnerMessage::Other(_) => Some("tellics ptell sorry, I did not understand that".to_string()),
             _ => None,
         };
         let go = message == PartnerMessage::Go;
         let withdrawn = (message == PartnerMessage::Sit).then(|| self.outbox.partner_sits()).flatten();
+        let action = message.clone();
         self.session.bughouse.receive(message);
         if let Some(reply) = reply {
-            self.out.line(reply);
+            self.out.line(&reply);
         }
         self.tell(withdrawn.into_iter().collect());
+        match action {
+            // Fairy-Stockfish's "move now": the search's best move, or the held one.
+            PartnerMessage::MoveNow => self.move_now(),
+            PartnerMessage::Move(text) => {
+                if let Some(m) = self.partner_move_to_play(&text) {
+                    self.session.bughouse.requests.planned_move = None;
+                    self.abandon_search();
+                    self.play_our_move(m);
+                }
+            }
+            _ => {}
+        }
         let sitting = self.session.bughouse.requests.sitting;
         let released = self.held.take_if(|h| h.released_by_partner(sitting, go));
         if let Some(held) = released {
             self.play_result(&held.result, &held.request.root);
+        }
+        Ok(())
+    }
+
+    /// `ptell move <m>`: the move to play now, when it is our turn (not in
+    /// analysis or force mode) and the move is legal on our board. Otherwise
+    /// the partner's planned move, only kept.
+    fn partner_move_to_play(&self, text: &str) -> Option<Move> {
+        if !self.is_our_turn() {
+            return None;
+        }
+        self.session.board.position().parse_move(text).ok()
+    }
+
+    /// The truthful answer to the partner's `sit`: whether and how long we
+    /// would sit now, by the rule `hold_reason` applies when our move is found.
+    fn sit_reply(&self) -> String {
+        if !self.team.messages_on() {
+            return "sorry, I do not sit: I do not take requests (my option Team Messages is off)".to_string();
+        }
+        let us = self.engine_color.unwrap_or_else(|| self.session.board.turn());
+        let clock = self.move_time.is_none().then(|| self.clock(us, self.session.board.position().fullmoves()));
+        match partner_sit_limit(clock.as_ref(), us, Instant::now(), None, self.team.sitting_on()) {
+            SitLimit::Flag(_) if clock.is_some() => "ok, I sit until you say go (or my clock runs low)".to_string(),
+            SitLimit::Flag(_) => "ok, I sit until you say go".to_string(),
+            SitLimit::Lead(until) => {
+                let secs = (until.saturating_duration_since(Instant::now()).as_millis() + 500) / 1000;
+                format!("ok, I sit until you say go, while my time lead lasts (about {secs} s now)")
+            }
+            SitLimit::Refused => "sorry, I cannot sit now: I am not ahead on the clock".to_string(),
         }
     }
 

@@ -514,6 +514,37 @@ fn sitting_holds_the_move_until_the_partner_says_go() {
 }
 
 #[test]
+fn the_partner_may_ask_for_our_move_now_or_name_it() {
+    let mut t = bughouse();
+    let help = say(&mut t, "ptell help");
+    assert_eq!(help, vec![format!("ptell I understand: {}", tandem_engine::team::VOCABULARY)]);
+    // `move` cuts a search of our move short: its best move, at once.
+    t.send("go movetime 60000");
+    t.expect_prefix("info depth 2");
+    let asked = Instant::now();
+    t.send("ptell move");
+    let best = bestmove(&mut t);
+    assert!(best.len() >= 4 && asked.elapsed() < Duration::from_secs(5), "{best} after {:?}", asked.elapsed());
+    // `move <m>` legal at the root: that move is the answer, and the only one.
+    t.send("go movetime 60000");
+    t.expect_prefix("info depth 1");
+    t.send("ptell move g1f3");
+    assert_eq!(t.expect_prefix("bestmove"), "bestmove g1f3");
+    assert!(!has_bestmove(&t.lines_within(Duration::from_millis(300))), "one bestmove per go");
+    // Not while analysing (`go infinite` answers only `stop`), and not an illegal move.
+    t.send("go infinite");
+    t.expect_prefix("info depth 1");
+    t.send("ptell move");
+    t.send("ptell move e2e5");
+    assert!(!has_bestmove(&t.lines_within(Duration::from_millis(300))), "go infinite waits for stop");
+    t.send("stop");
+    bestmove(&mut t);
+    // Without a search of our move it is the partner's planned move, kept.
+    assert!(say(&mut t, "ptell move e2e4").is_empty());
+    assert!(say(&mut t, "d").contains(&"info string partner said move e2e4".to_string()));
+}
+
+#[test]
 fn frozen_player_asks_the_partner_for_material_and_waits() {
     let mut t = bughouse();
     say(&mut t, "setoption name Team Messages value true");

@@ -169,12 +169,20 @@ fn bughouse_holding_partner_and_ptell() {
     // The named arrival is added to what we hold now.
     say(&mut t, "holding [] [] BR");
     assert_eq!(fen(&mut t), "4k3/8/8/8/8/8/8/4K3[QNrp] w - - 0 1");
-    assert_eq!(say(&mut t, "ptell sit"), vec!["tellics ptell ok, I sit until you say go (while my time lead lasts)"]);
     assert_eq!(say(&mut t, "ptell what now"), vec!["tellics ptell sorry, I did not understand that"]);
     say(&mut t, "sd 2");
-    // We sit while our time lead lasts.
+    // The answer to `sit` is the truth: level clocks (no `time`/`otim` yet) give no lead to sit on …
+    assert_eq!(say(&mut t, "ptell sit"), vec!["tellics ptell sorry, I cannot sit now: I am not ahead on the clock"]);
+    // … and with `Team Messages` off we take no requests at all.
+    say(&mut t, "option Team Messages=0");
+    let reply = say(&mut t, "ptell sit");
+    assert_eq!(reply, vec!["tellics ptell sorry, I do not sit: I do not take requests (my option Team Messages is off)"]);
+    say(&mut t, "option Team Messages=1");
+    // We sit while our time lead lasts: 60 s against 30 s allows a quarter of our clock.
     say(&mut t, "time 6000");
     say(&mut t, "otim 3000");
+    let reply = say(&mut t, "ptell sit");
+    assert_eq!(reply, vec!["tellics ptell ok, I sit until you say go, while my time lead lasts (about 15 s now)"]);
     t.send("go");
     t.expect_prefix("# sitting");
     assert!(t.lines_within(Duration::from_millis(200)).is_empty(), "no move while sitting");
@@ -227,4 +235,56 @@ fn quit_mid_search_and_end_of_input() {
     let mut t = xboard("normal");
     t.close_input();
     assert!(t.wait_exit(Duration::from_secs(2)).is_some_and(|s| s.success()));
+}
+
+#[test]
+fn the_partner_vocabulary_move_now_move_and_help() {
+    let mut t = xboard("bughouse");
+    say(&mut t, "partner bob");
+    let help = say(&mut t, "ptell help");
+    assert_eq!(help, vec![format!("tellics ptell I understand: {}", tandem_engine::team::VOCABULARY)]);
+    // `move` alone with nothing to cut short: nothing to do.
+    assert_eq!(say(&mut t, "ptell move"), Vec::<String>::new());
+    // `move` while thinking: the search's best move, now.
+    say(&mut t, "st 60");
+    say(&mut t, "post");
+    t.send("go");
+    t.expect_prefix("2 ");
+    let asked = std::time::Instant::now();
+    t.send("ptell move");
+    let m = engine_move(&mut t);
+    assert!(m.len() >= 4 && asked.elapsed() < Duration::from_secs(5), "{m} after {:?}", asked.elapsed());
+    // `move <m>` when it is not our turn (the opponent is to move): only kept.
+    let before = fen(&mut t);
+    assert_eq!(say(&mut t, "ptell move e7e5"), Vec::<String>::new());
+    assert_eq!(fen(&mut t), before);
+    // `move <m>` while we think: that move is played at once, and only it.
+    say(&mut t, "force");
+    say(&mut t, "new");
+    say(&mut t, "variant bughouse");
+    say(&mut t, "st 60");
+    t.send("go");
+    t.lines_within(Duration::from_millis(50));
+    t.send("ptell move g1f3");
+    assert_eq!(engine_move(&mut t), "g1f3");
+    assert!(fen(&mut t).starts_with("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R[] b"));
+    assert!(!t.lines_within(Duration::from_millis(300)).iter().any(|l| l.starts_with("move ")), "a second move");
+    // An illegal suggestion on our turn is kept, not played; the search goes on.
+    t.send("usermove e7e5");
+    t.lines_within(Duration::from_millis(50));
+    assert!(say(&mut t, "ptell move e2e5").is_empty());
+    say(&mut t, "?");
+    assert!(engine_move(&mut t).len() >= 4);
+    // A move held for the partner's `sit` goes out on `move`.
+    say(&mut t, "option Team Messages=1");
+    say(&mut t, "force");
+    say(&mut t, "setboard 4k3/8/8/8/8/8/8/4K3[] w - - 0 1");
+    say(&mut t, "sd 2");
+    say(&mut t, "time 6000");
+    say(&mut t, "otim 3000");
+    say(&mut t, "ptell sit");
+    t.send("go");
+    t.expect_prefix("# sitting");
+    t.send("ptell move");
+    assert!(engine_move(&mut t).starts_with("e1"));
 }

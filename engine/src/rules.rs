@@ -321,6 +321,25 @@ const REPETITION: &[(&str, Repetition)] = &[
 ];
 const BOOLS: &[(&str, bool)] = &[("true", true), ("false", false)];
 
+/// Every rules option with the values it accepts, in the order of
+/// [`Rules::options`] (for messages that list them).
+pub fn option_values() -> [(&'static str, Vec<&'static str>); 9] {
+    fn names<T>(table: &[(&'static str, T)]) -> Vec<&'static str> {
+        table.iter().map(|&(name, _)| name).collect()
+    }
+    [
+        ("drop_checks", names(DROP_CHECKS)),
+        ("pawn_drops", names(PAWN_DROPS)),
+        ("promotion", names(PROMOTION)),
+        ("mate", names(MATE)),
+        ("stalemate", names(STALEMATE)),
+        ("match_end", names(MATCH_END)),
+        ("simultaneous", names(SIMULTANEOUS)),
+        ("repetition", names(REPETITION)),
+        ("dropped_rook_castles", names(BOOLS)),
+    ]
+}
+
 fn parse_choice<T: Copy>(value: &str, table: &[(&str, T)]) -> Option<T> {
     table.iter().find(|(name, _)| *name == value).map(|&(_, v)| v)
 }
@@ -412,6 +431,16 @@ mod tests {
         assert_eq!(f.repetition, Repetition::FourfoldNoDrops);
         assert_eq!(f.mate, Mate::Potential);
         assert_eq!("crazyhouse".parse::<Rules>().unwrap().flow, Flow::OwnReserve);
+    }
+
+    #[test]
+    fn option_values_list_every_option_and_its_current_value() {
+        let values = option_values();
+        for ((key, value), (listed, accepted)) in Rules::tandemschach().options().into_iter().zip(&values) {
+            assert_eq!(key, *listed);
+            assert!(accepted.contains(&value), "{key}={value}");
+        }
+        assert_eq!(values[3], ("mate", vec!["standard", "potential"]));
     }
 
     #[test]

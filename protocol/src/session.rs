@@ -1,7 +1,8 @@
 //! State shared by both protocols: the rules in force, our board with its
 //! move history, and the bughouse context.
 
-use tandem_engine::{Preset, Rules};
+use tandem_engine::rules::option_values;
+use tandem_engine::{Preset, Rules, RulesError};
 
 use crate::board_state::BoardState;
 use crate::bughouse::BughouseContext;
@@ -56,7 +57,27 @@ impl RulesConfig {
             format!("{},{overrides}", self.variant.name())
         };
         spec.parse::<Rules>()
-            .map_err(|e| InputError::new(format!("rules '{}': {e}", echo(&spec))))
+            .map_err(|e| InputError::new(format!("rules '{}': {e}{}", echo(&spec), valid_rules(&e))))
+    }
+}
+
+/// What would have been accepted instead, for the error message.
+fn valid_rules(error: &RulesError) -> String {
+    let values = option_values();
+    match error {
+        RulesError::BadValue { option, value } => match values.iter().find(|(key, _)| key == option) {
+            Some((_, accepted)) if accepted.contains(&value.as_str()) => {
+                format!(" ('{option}={value}' needs rules without drops)")
+            }
+            Some((_, accepted)) => format!(" (valid: {})", accepted.iter().map(|v| format!("{option}={v}")).collect::<Vec<_>>().join(", ")),
+            None => String::new(),
+        },
+        RulesError::UnknownOption(_) | RulesError::MissingValue(_) => {
+            let options: Vec<String> = values.iter().map(|(key, accepted)| format!("{key}={}", accepted.join("|"))).collect();
+            format!(" (valid: comma-separated overrides from {})", options.join(", "))
+        }
+        RulesError::UnknownPreset(_) => " (or overrides such as mate=standard)".to_string(),
+        RulesError::Empty => String::new(),
     }
 }
 
@@ -131,6 +152,13 @@ mod tests {
         assert_eq!(r.to_string(), "tandemschach,promotion=steal");
         assert!(config(Preset::Bughouse, "mate=maybe").rules().unwrap_err().0.contains("invalid value 'maybe'"));
         assert!(config(Preset::Bughouse, "bogus").rules().is_err());
+        // A refusal lists what is accepted.
+        let error = config(Preset::Bughouse, "mate=maybe").rules().unwrap_err().0;
+        assert!(error.ends_with("(valid: mate=standard, mate=potential)"), "{error}");
+        let error = config(Preset::Bughouse, "frobnicate=1").rules().unwrap_err().0;
+        assert!(error.contains("unknown rules option 'frobnicate' (valid: comma-separated overrides from drop_checks=allow|no-check|no-mate, "), "{error}");
+        let error = config(Preset::Bughouse, "promotion=standard").rules().unwrap_err().0;
+        assert!(error.ends_with("('promotion=standard' needs rules without drops)"), "{error}");
     }
 
     #[test]

@@ -64,6 +64,9 @@ pub struct XboardFrontEnd {
     team: TeamOptions,
     /// What we told our partner (each message once).
     outbox: Outbox,
+    /// `option Rules=…`: rule overrides (the UCI `Rules` syntax) applied on top
+    /// of every variant, `new` included.
+    rules_overrides: String,
 }
 
 impl XboardFrontEnd {
@@ -84,6 +87,7 @@ impl XboardFrontEnd {
             held: None,
             team: TeamOptions::default(),
             outbox: Outbox::default(),
+            rules_overrides: String::new(),
         }
     }
 
@@ -157,6 +161,7 @@ impl XboardFrontEnd {
              variants=\"normal,crazyhouse,bughouse\" myname=\"tandem {}\"",
             env!("CARGO_PKG_VERSION")
         ));
+        self.out.line("feature option=\"Rules -string <empty>\"");
         for name in TEAM_OPTIONS {
             let on = u8::from(TeamOptions::default_of(name));
             self.out.line(&format!("feature option=\"{name} -check {on}\""));
@@ -164,8 +169,11 @@ impl XboardFrontEnd {
         self.out.line("feature done=1");
     }
 
-    /// `option NAME=VALUE`: the partner-board model's switches.
+    /// `option NAME=VALUE`: the rules and the partner-board model's switches.
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), InputError> {
+        if name.eq_ignore_ascii_case("rules") {
+            return self.set_rules_overrides(value);
+        }
         if !TeamOptions::is_option(name) {
             return Err(InputError::new(format!("unknown option '{}'", echo(name))));
         }
@@ -174,9 +182,33 @@ impl XboardFrontEnd {
         Ok(())
     }
 
+    /// `option Rules=…`: checked against the current variant and applied to the
+    /// game in progress at once; a refused value changes nothing.
+    fn set_rules_overrides(&mut self, value: &str) -> Result<(), InputError> {
+        let value = value.trim();
+        let overrides = if value == "<empty>" { "" } else { value };
+        let before = self.session.rules();
+        let config = RulesConfig { overrides: overrides.to_string(), ..self.session.config().clone() };
+        let note = self.session.set_config(config)?;
+        self.rules_overrides = overrides.to_string();
+        if let Some(note) = note {
+            self.out.line(&format!("# {note}"));
+        }
+        if self.session.rules() != before && (self.searcher.is_running() || self.held.is_some()) {
+            // The move being searched was found under the old rules.
+            self.abandon_search();
+            self.think_if_our_turn()?;
+        }
+        Ok(())
+    }
+
     fn new_game(&mut self) {
         self.abandon_search();
-        let _ = self.session.set_config(RulesConfig::default());
+        let config = RulesConfig { overrides: self.rules_overrides.clone(), ..RulesConfig::default() };
+        if let Err(error) = self.session.set_config(config) {
+            self.out.line(&format!("# {error}: normal chess without them"));
+            let _ = self.session.set_config(RulesConfig::default());
+        }
         self.session.new_game();
         self.outbox.reset();
         self.engine_color = Some(Color::Black);
@@ -187,8 +219,9 @@ impl XboardFrontEnd {
     }
 
     fn set_variant(&mut self, preset: Preset) -> Result<(), InputError> {
+        // Refused (the `Rules` overrides do not fit this variant): nothing changes.
+        self.session.set_config(RulesConfig { variant: preset, overrides: self.rules_overrides.clone() })?;
         self.abandon_search();
-        self.session.set_config(RulesConfig { variant: preset, overrides: String::new() })?;
         self.session.board = BoardState::startpos(self.session.rules());
         Ok(())
     }

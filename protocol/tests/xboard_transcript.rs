@@ -288,3 +288,60 @@ fn the_partner_vocabulary_move_now_move_and_help() {
     t.send("ptell move");
     assert!(engine_move(&mut t).starts_with("e1"));
 }
+
+fn rules(t: &mut Tandem) -> String {
+    let shown = say(t, "d");
+    shown.iter().find_map(|l| l.strip_prefix("# rules ")).unwrap_or_else(|| panic!("no rules in {shown:?}")).to_string()
+}
+
+#[test]
+fn the_rules_option_says_which_rules_a_variant_means() {
+    let mut t = Tandem::start();
+    t.send("xboard");
+    t.send("protover 2");
+    let features = t.read_until(|l| l.contains("done=1"));
+    assert!(features.contains(&"feature option=\"Rules -string <empty>\"".to_string()), "{features:?}");
+    say(&mut t, "new");
+    say(&mut t, "variant bughouse");
+    say(&mut t, "force");
+    assert_eq!(rules(&mut t), "bughouse");
+    // Applied to the game in progress: a back-rank check that a dropped piece
+    // could block is mate under standard rules, not a wait for material.
+    assert_eq!(say(&mut t, "option Rules=mate=standard"), Vec::<String>::new());
+    assert_eq!(rules(&mut t), "bughouse,mate=standard");
+    say(&mut t, "setboard R6k/6pp/8/8/8/8/8/K7[] b - - 0 1");
+    say(&mut t, "sd 2");
+    t.send("go");
+    assert_eq!(t.expect_prefix("1-0"), "1-0 {White mates}");
+    // … and to every following `new` and `variant`.
+    say(&mut t, "new");
+    assert_eq!(rules(&mut t), "chess");
+    say(&mut t, "variant bughouse");
+    assert_eq!(rules(&mut t), "bughouse,mate=standard");
+    say(&mut t, "option Rules=tandem,promotion=steal");
+    assert_eq!(rules(&mut t), "tandem,promotion=steal");
+    // Bad values are refused with what is valid, and change nothing.
+    say(&mut t, "force");
+    let before = fen(&mut t);
+    for (line, expected) in [
+        ("option Rules=mate=maybe", "invalid value 'maybe' for rules option 'mate' (valid: mate=standard, mate=potential)"),
+        ("option Rules=frobnicate=1", "unknown rules option 'frobnicate' (valid: comma-separated overrides from drop_checks=allow|no-check|no-mate"),
+        ("option Rules=promotion=standard", "'promotion=standard' needs rules without drops"),
+    ] {
+        let reply = say(&mut t, line);
+        assert!(reply.len() == 1 && reply[0].starts_with("Error (rules '") && reply[0].contains(expected), "{line}: {reply:?}");
+        assert_eq!(rules(&mut t), "tandem,promotion=steal", "{line}");
+        assert_eq!(fen(&mut t), before, "{line}");
+    }
+    // Overrides that fit chess but not a variant with drops refuse that variant.
+    say(&mut t, "option Rules=<empty>");
+    say(&mut t, "new");
+    say(&mut t, "force");
+    say(&mut t, "option Rules=promotion=standard");
+    let reply = say(&mut t, "variant crazyhouse");
+    assert!(reply.len() == 1 && reply[0].contains("needs rules without drops"), "{reply:?}");
+    assert_eq!(rules(&mut t), "chess");
+    say(&mut t, "option Rules=");
+    say(&mut t, "variant crazyhouse");
+    assert_eq!(rules(&mut t), "crazyhouse");
+}

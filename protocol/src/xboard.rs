@@ -67,6 +67,9 @@ pub struct XboardFrontEnd {
     /// `option Rules=…`: rule overrides (the UCI `Rules` syntax) applied on top
     /// of every variant, `new` included.
     rules_overrides: String,
+    /// Analysis mode (`analyze` … `exit`): the engine plays neither side and
+    /// analyses every new position without end, always posting its thinking.
+    analyzing: bool,
 }
 
 impl XboardFrontEnd {
@@ -88,6 +91,7 @@ impl XboardFrontEnd {
             team: TeamOptions::default(),
             outbox: Outbox::default(),
             rules_overrides: String::new(),
+            analyzing: false,
         }
     }
 
@@ -99,21 +103,27 @@ impl XboardFrontEnd {
         match command {
             XboardCommand::Xboard | XboardCommand::Ignored => {}
             XboardCommand::Protover(_) => self.features(),
-            XboardCommand::New => self.new_game(),
+            XboardCommand::New => self.new_game()?,
             XboardCommand::Variant(preset) => self.set_variant(preset)?,
             XboardCommand::Force => {
+                self.exit_analysis();
                 self.abandon_search();
                 self.engine_color = None;
             }
             XboardCommand::Go => {
+                self.exit_analysis();
                 self.engine_color = Some(self.session.board.turn());
                 self.think_if_our_turn()?;
             }
             XboardCommand::PlayOther => {
+                self.exit_analysis();
                 self.abandon_search();
                 self.engine_color = Some(self.session.board.turn().other());
             }
-            XboardCommand::EnginePlays(color) => self.engine_color = Some(color),
+            XboardCommand::EnginePlays(color) => {
+                self.exit_analysis();
+                self.engine_color = Some(color);
+            }
             XboardCommand::UserMove(text) => self.user_move(&text)?,
             XboardCommand::Level { moves_per_control, base, increment } => {
                 self.time_control = TimeControl { moves_per_control, base, increment };
@@ -126,6 +136,7 @@ impl XboardFrontEnd {
             XboardCommand::SetBoard(fen) => self.set_board(&fen)?,
             XboardCommand::Ping(n) => self.out.line(&format!("pong {n}")),
             XboardCommand::Result => {
+                self.exit_analysis();
                 self.abandon_search();
                 self.engine_color = None;
             }
@@ -150,6 +161,12 @@ impl XboardFrontEnd {
             }
             XboardCommand::Display => self.display(),
             XboardCommand::Option { name, value } => self.set_option(&name, &value)?,
+            XboardCommand::Analyze => {
+                self.analyzing = true;
+                self.engine_color = None;
+                self.start_analysis()?;
+            }
+            XboardCommand::Exit => self.exit_analysis(),
         }
         Ok(Flow::Continue)
     }
@@ -157,7 +174,7 @@ impl XboardFrontEnd {
     fn features(&self) {
         self.out.line(&format!(
             "feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=0 sigint=0 sigterm=0 \
-             reuse=1 analyze=0 colors=0 ics=1 name=1 pause=0 nps=0 debug=1 memory=1 smp=1 \
+             reuse=1 analyze=1 colors=0 ics=1 name=1 pause=0 nps=0 debug=1 memory=1 smp=1 \
              variants=\"normal,crazyhouse,bughouse\" myname=\"tandem {}\"",
             env!("CARGO_PKG_VERSION")
         ));
@@ -197,12 +214,43 @@ impl XboardFrontEnd {
         if self.session.rules() != before && (self.searcher.is_running() || self.held.is_some()) {
             // The move being searched was found under the old rules.
             self.abandon_search();
-            self.think_if_our_turn()?;
+            self.after_position_change()?;
         }
         Ok(())
     }
 
-    fn new_game(&mut self) {
+    /// `analyze`, or a new position while analysing: an infinite search of
+    /// the current position (no partner-board model: nothing is played or told).
+    fn start_analysis(&mut self) -> Result<(), InputError> {
+        self.abandon_search();
+        let board = &self.session.board;
+        let (root, history) = (board.position().clone(), board.history().to_vec());
+        let limits = Limits { infinite: true, multipv: 1, move_overhead: MOVE_OVERHEAD, ..Limits::default() };
+        let request = SearchRequest { root, history, limits, ponder: false, team: None };
+        self.searcher.start(request, self.reporter())?;
+        self.active = SearchPurpose { our_board: true, flag_falls_at: None, stop_requested: false };
+        Ok(())
+    }
+
+    /// Leaves analysis mode (`exit`, or a command that makes the engine play);
+    /// the engine is then in force mode.
+    fn exit_analysis(&mut self) {
+        if std::mem::take(&mut self.analyzing) {
+            self.abandon_search();
+        }
+    }
+
+    /// The position changed: analyse the new one, or think if it is our move.
+    fn after_position_change(&mut self) -> Result<(), InputError> {
+        if self.analyzing {
+            self.start_analysis()
+        } else {
+            self.think_if_our_turn()
+        }
+    }
+
+    /// In analysis mode the engine stays there and analyses the start position.
+    fn new_game(&mut self) -> Result<(), InputError> {
         self.abandon_search();
         let config = RulesConfig { overrides: self.rules_overrides.clone(), ..RulesConfig::default() };
         if let Err(error) = self.session.set_config(config) {
@@ -216,6 +264,11 @@ impl XboardFrontEnd {
         self.own_time = None;
         self.opponent_time = None;
         self.deferred.request(self.searcher.engine(), false, EngineChange::Clear);
+        if self.analyzing {
+            self.engine_color = None;
+            self.start_analysis()?;
+        }
+        Ok(())
     }
 
     fn set_variant(&mut self, preset: Preset) -> Result<(), InputError> {
@@ -223,6 +276,9 @@ impl XboardFrontEnd {
         self.session.set_config(RulesConfig { variant: preset, overrides: self.rules_overrides.clone() })?;
         self.abandon_search();
         self.session.board = BoardState::startpos(self.session.rules());
+        if self.analyzing {
+            self.start_analysis()?;
+        }
         Ok(())
     }
 
@@ -244,17 +300,24 @@ impl XboardFrontEnd {
         }
         self.abandon_search();
         self.session.board = board;
-        self.think_if_our_turn()
+        self.after_position_change()
     }
 
     fn set_board(&mut self, fen: &str) -> Result<(), InputError> {
         let position = parse_fen(fen, self.session.rules()).map_err(|e| InputError::new(e.to_string()))?;
         self.abandon_search();
         self.session.board = BoardState::new(position);
+        if self.analyzing {
+            self.start_analysis()?;
+        }
         Ok(())
     }
 
+    /// `?` (or the partner's `move`): the best move now. Analysis plays none.
     fn move_now(&mut self) {
+        if self.analyzing {
+            return;
+        }
         if let Some(held) = self.held.take() {
             self.play_result(&held.result, &held.request.root);
         } else if self.searcher.is_running() {
@@ -332,7 +395,8 @@ impl XboardFrontEnd {
 
     fn reporter(&self) -> Reporter {
         let out = self.out.clone();
-        let post = self.post;
+        // Analysis output is what `analyze` asks for: shown without `post`.
+        let post = self.post || self.analyzing;
         Box::new(move |info: &Info| {
             if post {
                 out.line(&format_thinking(info));
@@ -413,6 +477,9 @@ impl XboardFrontEnd {
             None => reserves,
         };
         self.session.board.set_reserves(reserves);
+        if self.analyzing {
+            return self.start_analysis();
+        }
         let root = self.session.board.position().clone();
         let history = self.session.board.history().to_vec();
         if self.searcher.is_running() {
@@ -512,13 +579,21 @@ impl XboardFrontEnd {
         for _ in 0..plies {
             self.session.board.undo();
         }
+        if self.analyzing {
+            self.start_analysis()?;
+        }
         Ok(())
     }
 
     fn display(&self) {
         self.out.line(&format!("# rules {}", self.session.rules()));
         self.out.line(&format!("# fen {}", self.session.board.position()));
-        let side = self.engine_color.map_or("none (force)", |c| if c == Color::White { "white" } else { "black" });
+        let side = match self.engine_color {
+            _ if self.analyzing => "none (analysing)",
+            None => "none (force)",
+            Some(Color::White) => "white",
+            Some(Color::Black) => "black",
+        };
         self.out.line(&format!("# engine plays {side}"));
         if let Some(name) = &self.session.bughouse.partner_name {
             self.out.line(&format!("# partner {name}"));
@@ -592,6 +667,10 @@ impl FrontEnd for XboardFrontEnd {
         };
         self.deferred.apply_queued(self.searcher.engine());
         let purpose = std::mem::take(&mut self.active);
+        if request.limits.infinite {
+            // Analysis that ran out of depth: there is no move to play.
+            return Flow::Continue;
+        }
         if let (Some(advice), true) = (&done.advice, request.team.is_some() && self.team.messages_on()) {
             let partner_sitting_us = self.session.bughouse.requests.sitting;
             let messages = self.outbox.after_advice(&advice.messages, partner_sitting_us);

@@ -345,3 +345,70 @@ fn the_rules_option_says_which_rules_a_variant_means() {
     say(&mut t, "variant crazyhouse");
     assert_eq!(rules(&mut t), "crazyhouse");
 }
+
+/// A thinking line `depth score time nodes pv…`, split: (depth, score, pv).
+fn thinking(line: &str) -> Option<(u32, i64, Vec<String>)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let depth = words.first()?.parse().ok()?;
+    let score = words.get(1)?.parse().ok()?;
+    Some((depth, score, words.iter().skip(4).map(|w| w.to_string()).collect()))
+}
+
+/// Reads thinking output until a line of at least `depth` (returns it);
+/// a `move` on the way fails the test: analysis plays nothing.
+fn analysis_line(t: &mut Tandem, depth: u32) -> (i64, Vec<String>) {
+    let lines = t.read_until(|l| l.starts_with("move ") || thinking(l).is_some_and(|(d, _, _)| d >= depth));
+    let last = lines.last().cloned().unwrap_or_default();
+    assert!(!last.starts_with("move "), "analysis played a move: {lines:?}");
+    let (_, score, pv) = thinking(&last).unwrap_or_else(|| panic!("{lines:?}"));
+    (score, pv)
+}
+
+#[test]
+fn analysis_mode_follows_the_position_until_exit() {
+    let mut t = Tandem::start();
+    t.send("xboard");
+    t.send("protover 2");
+    let features = t.read_until(|l| l.contains("done=1"));
+    assert!(features[0].contains(" analyze=1 "), "{features:?}");
+    say(&mut t, "new");
+    say(&mut t, "variant crazyhouse");
+    say(&mut t, "force");
+    say(&mut t, "setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    // Thinking output comes without `post`, in CECP's form; mate scores as 100000 + moves.
+    t.send("analyze");
+    let (score, pv) = analysis_line(&mut t, 3);
+    assert_eq!((score, pv[0].as_str()), (100_001, "a1a8"), "{pv:?}");
+    assert!(say(&mut t, ".").iter().all(|l| !l.starts_with("Error")), "'.' is a status request");
+    // Each position change restarts the analysis on the new position: a new depth 1 first.
+    let new_analysis = |t: &mut Tandem, line: &str| {
+        t.send(line);
+        let lines = t.read_until(|l| l.starts_with("move ") || l.starts_with("Error") || l.starts_with("1 "));
+        assert!(lines.last().is_some_and(|l| l.starts_with("1 ")), "'{line}' did not restart the analysis: {lines:?}");
+        analysis_line(t, 3)
+    };
+    let (_, pv) = new_analysis(&mut t, "usermove a1a2");
+    assert!(["g8", "f7", "g7", "h7"].iter().any(|from| pv[0].starts_with(from)), "Black is to move now: {pv:?}");
+    let (score, pv) = new_analysis(&mut t, "undo");
+    assert_eq!((score, pv[0].as_str()), (100_001, "a1a8"), "{pv:?}");
+    // A piece arrives: a knight in hand mates at once (smothered).
+    say(&mut t, "setboard 6rk/6pp/8/8/8/8/8/K7[] w - - 0 1");
+    analysis_line(&mut t, 2);
+    let (score, pv) = new_analysis(&mut t, "holding [N] []");
+    assert_eq!((score, pv[0].as_str()), (100_001, "N@f7"), "{pv:?}");
+    let (_, pv) = new_analysis(&mut t, "setboard 4k3/8/8/8/8/8/8/R3K3 b - - 0 1");
+    assert!(pv[0].starts_with("e8"), "{pv:?}");
+    let (_, pv) = new_analysis(&mut t, "new");
+    assert!(matches!(pv[0].as_bytes()[1], b'1' | b'2'), "the start position, White to move: {pv:?}");
+    assert!(say(&mut t, "d").contains(&"# engine plays none (analysing)".to_string()));
+    // `?` plays nothing while analysing; `exit` ends the analysis without a move.
+    say(&mut t, "?");
+    say(&mut t, "exit");
+    let after = t.lines_within(Duration::from_millis(300));
+    assert!(after.is_empty(), "output after exit: {after:?}");
+    assert_eq!(fen(&mut t), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    // Out of analysis the engine plays again when told.
+    say(&mut t, "sd 2");
+    t.send("go");
+    assert!(engine_move(&mut t).len() >= 4);
+}

@@ -143,7 +143,7 @@ impl XboardFrontEnd {
             XboardCommand::MoveNow => self.move_now(),
             XboardCommand::Holding { reserves, arrived } => self.holding(reserves, arrived)?,
             XboardCommand::Partner(name) => self.set_partner(name),
-            XboardCommand::PTell(message) => self.partner_message(message)?,
+            XboardCommand::PTell(message) => self.partner_message(message),
             XboardCommand::Post => self.post = true,
             XboardCommand::NoPost => self.post = false,
             XboardCommand::Undo => self.undo(1)?,
@@ -211,7 +211,7 @@ impl XboardFrontEnd {
         if let Some(note) = note {
             self.out.line(&format!("# {note}"));
         }
-        if self.session.rules() != before && (self.searcher.is_running() || self.held.is_some()) {
+        if self.session.rules() != before && (self.analyzing || self.searcher.is_running() || self.held.is_some()) {
             // The move being searched was found under the old rules.
             self.abandon_search();
             self.after_position_change()?;
@@ -507,7 +507,7 @@ impl XboardFrontEnd {
         }
     }
 
-    fn partner_message(&mut self, message: PartnerMessage) -> Result<(), InputError> {
+    fn partner_message(&mut self, message: PartnerMessage) {
         let reply = match &message {
             PartnerMessage::Sit => Some(format!("tellics ptell {}", self.sit_reply())),
             PartnerMessage::Help => Some(vocabulary_line("")),
@@ -539,7 +539,6 @@ impl XboardFrontEnd {
         if let Some(held) = released {
             self.play_result(&held.result, &held.request.root);
         }
-        Ok(())
     }
 
     /// `ptell move <m>`: the move to play now, when it is our turn (not in
@@ -556,7 +555,8 @@ impl XboardFrontEnd {
     /// would sit now, by the rule `hold_reason` applies when our move is found.
     fn sit_reply(&self) -> String {
         if !self.team.messages_on() {
-            return "sorry, I do not sit: I do not take requests (my option Team Messages is off)".to_string();
+            let option = if self.team.model { "Team Messages" } else { "Partner Model" };
+            return format!("sorry, I do not sit: I do not take requests (my option {option} is off)");
         }
         let us = self.engine_color.unwrap_or_else(|| self.session.board.turn());
         let clock = self.move_time.is_none().then(|| self.clock(us, self.session.board.position().fullmoves()));

@@ -259,6 +259,7 @@ fn the_partner_vocabulary_move_now_move_and_help() {
     assert_eq!(say(&mut t, "ptell move e7e5"), Vec::<String>::new());
     assert_eq!(fen(&mut t), before);
     // `move <m>` while we think: that move is played at once, and only it.
+    say(&mut t, "nopost");
     say(&mut t, "force");
     say(&mut t, "new");
     say(&mut t, "variant bughouse");

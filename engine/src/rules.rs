@@ -484,6 +484,16 @@ mod tests {
     }
 
     #[test]
+    fn every_option_lists_the_current_value_of_each_preset() {
+        for preset in Preset::ALL {
+            for ((key, value), option) in Rules::preset(preset).options().into_iter().zip(rule_options()) {
+                assert_eq!(key, option.name);
+                assert!(option.values.iter().any(|(v, _)| *v == value), "{key}={value}");
+            }
+        }
+    }
+
+    #[test]
     fn spec_round_trips() {
         let spec = "tandemschach,drop_checks=no-mate,pawn_drops=ranks-2-7,promotion=steal";
         let rules: Rules = spec.parse().unwrap();

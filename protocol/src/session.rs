@@ -1,7 +1,7 @@
 //! State shared by both protocols: the rules in force, our board with its
 //! move history, and the bughouse context.
 
-use tandem_engine::{Preset, Rules};
+use tandem_engine::{Preset, Rules, RulesError};
 
 use crate::board_state::BoardState;
 use crate::bughouse::BughouseContext;
@@ -56,7 +56,16 @@ impl RulesConfig {
             format!("{},{overrides}", self.variant.name())
         };
         spec.parse::<Rules>()
-            .map_err(|e| InputError::new(format!("rules '{}': {e}", echo(&spec))))
+            .map_err(|e| InputError::new(format!("rules '{}': {e}{}", echo(&spec), valid_rules(&e))))
+    }
+}
+
+/// A hint beyond the engine's own message (which lists the valid names and
+/// values): a bad preset name here is often an override without its preset.
+fn valid_rules(error: &RulesError) -> String {
+    match error {
+        RulesError::UnknownPreset(_) => " (or overrides such as mate=standard)".to_string(),
+        _ => String::new(),
     }
 }
 
@@ -131,6 +140,13 @@ mod tests {
         assert_eq!(r.to_string(), "tandemschach,promotion=steal");
         assert!(config(Preset::Bughouse, "mate=maybe").rules().unwrap_err().0.contains("invalid value 'maybe'"));
         assert!(config(Preset::Bughouse, "bogus").rules().is_err());
+        // A refusal lists what is accepted.
+        let error = config(Preset::Bughouse, "mate=maybe").rules().unwrap_err().0;
+        assert!(error.ends_with("(expected one of standard, potential)"), "{error}");
+        let error = config(Preset::Bughouse, "frobnicate=1").rules().unwrap_err().0;
+        assert!(error.contains("unknown rules option 'frobnicate' (expected one of drop_checks, pawn_drops, "), "{error}");
+        let error = config(Preset::Bughouse, "promotion=standard").rules().unwrap_err().0;
+        assert!(error.contains("promotion=standard is for chess only"), "{error}");
     }
 
     #[test]

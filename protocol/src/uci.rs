@@ -2,8 +2,8 @@
 
 use std::time::{Duration, Instant};
 
-use tandem_engine::team::roles_that_free;
-use tandem_engine::{BoardId, Game, Position, Reserve, Status};
+use tandem_engine::team::{roles_that_free, VOCABULARY};
+use tandem_engine::{BoardId, Game, Move, Position, Reserve, Status};
 
 use crate::board_state::BoardState;
 use crate::bughouse::{PartnerMessage, Seat};
@@ -43,6 +43,9 @@ pub struct UciFrontEnd {
     deferred: DeferredChanges,
     debug: bool,
     extensions: bool,
+    /// `seat` was given: we play that colour, and a `go` with the other side
+    /// to move on our board is refused. Without it we play the side to move.
+    seat_given: bool,
     /// The running search's purpose.
     active: SearchPurpose,
     held: Option<HeldMove>,
@@ -67,6 +70,7 @@ impl UciFrontEnd {
             deferred: DeferredChanges::default(),
             debug: false,
             extensions: false,
+            seat_given: false,
             active: SearchPurpose::default(),
             held: None,
             closing: false,
@@ -109,6 +113,7 @@ impl UciFrontEnd {
                 // A runner seats us for every game: what we told the partner is forgotten.
                 self.outbox.reset();
                 self.set_seat(seat);
+                self.seat_given = true;
             }
             UciCommand::Partner(partner) => self.set_partner(partner)?,
             UciCommand::Reserve(reserves) => self.set_reserves(reserves)?,
@@ -246,6 +251,9 @@ impl UciFrontEnd {
         let root = board.position().clone();
         let history = board.history().to_vec();
         let limits = self.limits(&go, &root)?;
+        if our_board && self.extensions {
+            self.check_seat_colour(&root)?;
+        }
         if our_board {
             self.record_clocks(&go, seat);
         }
@@ -261,6 +269,30 @@ impl UciFrontEnd {
         let request = SearchRequest { root, history, limits, ponder: go.ponder, team };
         self.searcher.start(request, self.reporter())?;
         self.active = SearchPurpose { our_board, flag_falls_at, stop_requested: false };
+        Ok(())
+    }
+
+    /// We play the side to move of our board: with a seat given it must be the
+    /// seat's colour (else the search would be for the opponent, with the
+    /// opponent's clock as ours); without one, the seat's colour follows it.
+    fn check_seat_colour(&mut self, root: &Position) -> Result<(), InputError> {
+        let seat = &mut self.session.bughouse.seat;
+        let to_move = root.turn();
+        if !self.seat_given {
+            seat.color = to_move;
+        } else if seat.color != to_move {
+            let name = |c: tandem_engine::Color| if c == tandem_engine::Color::White { "White" } else { "Black" };
+            return Err(InputError::new(format!(
+                "we sit as {} on board {} ('seat {seat}') but {} is to move there: send 'seat {} {}' first, \
+                 or a position with {} to move",
+                name(seat.color),
+                seat.board,
+                name(to_move),
+                seat.board,
+                name(to_move).to_ascii_lowercase(),
+                name(seat.color),
+            )));
+        }
         Ok(())
     }
 
@@ -385,7 +417,8 @@ impl UciFrontEnd {
         self.info_string(&format!("moves {}", moves.join(" ")));
         if self.extensions {
             let context = &self.session.bughouse;
-            self.info_string(&format!("seat {}", context.seat));
+            let given = if self.seat_given { "" } else { " (no 'seat' given: we play the side to move)" };
+            self.info_string(&format!("seat {}{given}", context.seat));
             if let Some(partner) = &context.partner_board {
                 self.info_string(&format!("partner fen {}", partner.position()));
             }
@@ -451,8 +484,22 @@ impl UciFrontEnd {
     }
 
     fn partner_message(&mut self, message: PartnerMessage) {
-        if let PartnerMessage::Other(text) = &message {
-            self.info_string(&format!("partner message not understood, kept: {}", echo(text)));
+        match &message {
+            PartnerMessage::Other(text) => {
+                self.info_string(&format!("partner message not understood, kept: {}", echo(text)))
+            }
+            PartnerMessage::Help => self.out.line(&format!("ptell I understand: {VOCABULARY}")),
+            PartnerMessage::MoveNow => self.partner_wants_our_move(None),
+            PartnerMessage::Move(text) => {
+                if let Some(m) = self.partner_move_to_play(text) {
+                    // Logged, but not kept as the partner's planned move: it is ours now.
+                    self.session.bughouse.receive(message);
+                    self.session.bughouse.requests.planned_move = None;
+                    self.partner_wants_our_move(Some(m));
+                    return;
+                }
+            }
+            _ => {}
         }
         let go = message == PartnerMessage::Go;
         if message == PartnerMessage::Sit && self.options.team.messages_on() {
@@ -464,6 +511,42 @@ impl UciFrontEnd {
         let released = self.held.take_if(|h| h.released_by_partner(sitting, go));
         if let Some(held) = released {
             self.emit(&held.result);
+        }
+    }
+
+    /// The root of our move that the partner may cut short: a finite search
+    /// of our board that is running, or a move held for the partner or for a
+    /// piece. Not `go infinite` or `ponder` (UCI: no `bestmove` before
+    /// `stop`/`ponderhit`), nor the analysis of the partner board.
+    fn our_move_in_progress(&self) -> Option<&Position> {
+        if let Some(held) = &self.held {
+            let waiting = matches!(held.reason, HoldReason::Sitting | HoldReason::Waiting(_));
+            return (waiting && held.purpose.our_board).then_some(&held.request.root);
+        }
+        let request = self.searcher.current()?;
+        (self.active.our_board && !request.ponder && !request.limits.infinite).then_some(&request.root)
+    }
+
+    /// `ptell move <m>`: `m` if it is legal where our move is being found.
+    fn partner_move_to_play(&self, text: &str) -> Option<Move> {
+        self.our_move_in_progress()?.parse_move(text).ok()
+    }
+
+    /// `ptell move` (move now) or `ptell move <m>` (play this): ends the
+    /// search of our move, or releases the held one, with its best move or `m`.
+    fn partner_wants_our_move(&mut self, chosen: Option<Move>) {
+        if self.our_move_in_progress().is_none() {
+            return;
+        }
+        match chosen {
+            Some(m) => {
+                self.searcher.cancel();
+                self.held = None;
+                self.active = SearchPurpose::default();
+                self.deferred.apply_queued(self.searcher.engine());
+                self.emit(&SearchResult { best: Some(m), ..SearchResult::default() });
+            }
+            None => self.stop(),
         }
     }
 

@@ -48,6 +48,11 @@ pub enum UciCommand {
 /// Commands that exist only with the bughouse extension on.
 const EXTENSION_COMMANDS: [&str; 4] = ["seat", "partner", "reserve", "ptell"];
 
+/// The error for a part of the extension used before `bughouse` switched it on.
+fn needs_extension(what: &str) -> InputError {
+    InputError::new(format!("'{what}' belongs to the bughouse extension: send 'bughouse' first"))
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Setup {
     StartPos,
@@ -117,7 +122,7 @@ pub fn parse_uci_line(line: &str, extensions: bool) -> Result<ParsedLine, InputE
     let word = tokens[start];
     let args = &tokens[start + 1..];
     if EXTENSION_COMMANDS.contains(&word) && !extensions {
-        return Err(InputError::new(format!("'{word}' belongs to the bughouse extension: send 'bughouse' first")));
+        return Err(needs_extension(word));
     }
     parsed.command = Some(match word {
         "uci" => UciCommand::Uci,
@@ -190,6 +195,8 @@ fn parse_position(args: &[&str], extensions: bool, unknown: &mut Vec<String>) ->
             Setup::Bfen(bfen.join(" ").trim_matches('"').trim().to_string())
         }
         Some((&"bfen", _)) if extensions => return Err(InputError::new("'position bfen' needs 'fenA | fenB'")),
+        // Refused rather than reported as a bad `position`: the client meant the extension.
+        Some((&"bfen", _)) => return Err(needs_extension("position bfen")),
         _ => {
             let expected = if extensions { "startpos, fen or bfen" } else { "startpos or fen" };
             return Err(InputError::new(format!("'position' expects {expected}")));
@@ -202,8 +209,8 @@ fn is_go_keyword(word: &str, extensions: bool) -> bool {
     matches!(
         word,
         "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "nodes" | "mate" | "movetime"
-            | "infinite" | "ponder" | "searchmoves"
-    ) || (extensions && matches!(word, "pwtime" | "pbtime" | "pwinc" | "pbinc" | "board"))
+            | "infinite" | "ponder" | "searchmoves" | "board"
+    ) || (extensions && matches!(word, "pwtime" | "pbtime" | "pwinc" | "pbinc"))
 }
 
 fn parse_go(args: &[&str], extensions: bool, unknown: &mut Vec<String>) -> Result<GoCommand, InputError> {
@@ -232,6 +239,8 @@ fn parse_go(args: &[&str], extensions: bool, unknown: &mut Vec<String>) -> Resul
                     InputError::new(format!("unknown board '{}' (expected A or B)", echo(text)))
                 })?);
             }
+            // Skipping it would search our board instead of the one asked for.
+            "board" => return Err(needs_extension("go board")),
             "infinite" | "ponder" | "searchmoves" => {
                 i -= 1;
                 match word {
@@ -320,7 +329,8 @@ mod tests {
         for bad in ["position", "position fen", "position fen moves e2e4", "position bfen", "position foo"] {
             assert!(parse_uci_line(bad, true).is_err(), "{bad}");
         }
-        assert!(parse_uci_line("position bfen a | b", false).is_err());
+        let error = parse_uci_line("position bfen a | b", false).unwrap_err();
+        assert_eq!(error.0, "'position bfen' belongs to the bughouse extension: send 'bughouse' first");
     }
 
     #[test]
@@ -340,6 +350,11 @@ mod tests {
         }
         let p = parse_uci_line("go depth 2 frobnicate pwtime 5", false).unwrap();
         assert_eq!(p.unknown, vec!["frobnicate", "pwtime", "5"]);
+        // `board` changes what is searched: without the extension it is refused, not skipped.
+        for line in ["go board B depth 2", "go depth 2 board A", "go searchmoves e2e4 board B"] {
+            let error = parse_uci_line(line, false).unwrap_err();
+            assert_eq!(error.0, "'go board' belongs to the bughouse extension: send 'bughouse' first", "{line}");
+        }
     }
 
     #[test]

@@ -3,8 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use tandem_engine::team::roles_that_free;
-use tandem_engine::{parse_fen, Color, Position, Preset, Reserve, Role, Status};
+use tandem_engine::team::{roles_that_free, VOCABULARY};
+use tandem_engine::{parse_fen, Color, Move, Position, Preset, Reserve, Role, Status};
 
 use crate::board_state::BoardState;
 use crate::bughouse::PartnerMessage;
@@ -24,9 +24,10 @@ use crate::xboard_command::{parse_xboard_line, XboardCommand};
 /// Kept back from each move for the GUI and ICS lag.
 const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
 
-/// What the partner hears when assigned; the vocabulary of PROTOCOL.md.
-const PARTNER_GREETING: &str =
-    "tellics ptell Hello, I am tandem. I understand: sit, go, fast, slow, dead, x, move <m>, time <cs>, otim <cs>, need <pieces>, dontgive <pieces>, trades good|bad";
+/// What the partner hears when assigned (and after `help`): the vocabulary of PROTOCOL.md.
+fn vocabulary_line(greeting: &str) -> String {
+    format!("tellics ptell {greeting}I understand: {VOCABULARY}")
+}
 
 /// `level MPS BASE INC`.
 #[derive(Clone, Copy, Debug)]
@@ -63,6 +64,12 @@ pub struct XboardFrontEnd {
     team: TeamOptions,
     /// What we told our partner (each message once).
     outbox: Outbox,
+    /// `option Rules=…`: rule overrides (the UCI `Rules` syntax) applied on top
+    /// of every variant, `new` included.
+    rules_overrides: String,
+    /// Analysis mode (`analyze` … `exit`): the engine plays neither side and
+    /// analyses every new position without end, always posting its thinking.
+    analyzing: bool,
 }
 
 impl XboardFrontEnd {
@@ -83,6 +90,8 @@ impl XboardFrontEnd {
             held: None,
             team: TeamOptions::default(),
             outbox: Outbox::default(),
+            rules_overrides: String::new(),
+            analyzing: false,
         }
     }
 
@@ -94,21 +103,27 @@ impl XboardFrontEnd {
         match command {
             XboardCommand::Xboard | XboardCommand::Ignored => {}
             XboardCommand::Protover(_) => self.features(),
-            XboardCommand::New => self.new_game(),
+            XboardCommand::New => self.new_game()?,
             XboardCommand::Variant(preset) => self.set_variant(preset)?,
             XboardCommand::Force => {
+                self.exit_analysis();
                 self.abandon_search();
                 self.engine_color = None;
             }
             XboardCommand::Go => {
+                self.exit_analysis();
                 self.engine_color = Some(self.session.board.turn());
                 self.think_if_our_turn()?;
             }
             XboardCommand::PlayOther => {
+                self.exit_analysis();
                 self.abandon_search();
                 self.engine_color = Some(self.session.board.turn().other());
             }
-            XboardCommand::EnginePlays(color) => self.engine_color = Some(color),
+            XboardCommand::EnginePlays(color) => {
+                self.exit_analysis();
+                self.engine_color = Some(color);
+            }
             XboardCommand::UserMove(text) => self.user_move(&text)?,
             XboardCommand::Level { moves_per_control, base, increment } => {
                 self.time_control = TimeControl { moves_per_control, base, increment };
@@ -121,6 +136,7 @@ impl XboardFrontEnd {
             XboardCommand::SetBoard(fen) => self.set_board(&fen)?,
             XboardCommand::Ping(n) => self.out.line(&format!("pong {n}")),
             XboardCommand::Result => {
+                self.exit_analysis();
                 self.abandon_search();
                 self.engine_color = None;
             }
@@ -145,6 +161,12 @@ impl XboardFrontEnd {
             }
             XboardCommand::Display => self.display(),
             XboardCommand::Option { name, value } => self.set_option(&name, &value)?,
+            XboardCommand::Analyze => {
+                self.analyzing = true;
+                self.engine_color = None;
+                self.start_analysis()?;
+            }
+            XboardCommand::Exit => self.exit_analysis(),
         }
         Ok(Flow::Continue)
     }
@@ -152,10 +174,11 @@ impl XboardFrontEnd {
     fn features(&self) {
         self.out.line(&format!(
             "feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=0 sigint=0 sigterm=0 \
-             reuse=1 analyze=0 colors=0 ics=1 name=1 pause=0 nps=0 debug=1 memory=1 smp=1 \
+             reuse=1 analyze=1 colors=0 ics=1 name=1 pause=0 nps=0 debug=1 memory=1 smp=1 \
              variants=\"normal,crazyhouse,bughouse\" myname=\"tandem {}\"",
             env!("CARGO_PKG_VERSION")
         ));
+        self.out.line("feature option=\"Rules -string <empty>\"");
         for name in TEAM_OPTIONS {
             let on = u8::from(TeamOptions::default_of(name));
             self.out.line(&format!("feature option=\"{name} -check {on}\""));
@@ -163,8 +186,11 @@ impl XboardFrontEnd {
         self.out.line("feature done=1");
     }
 
-    /// `option NAME=VALUE`: the partner-board model's switches.
+    /// `option NAME=VALUE`: the rules and the partner-board model's switches.
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), InputError> {
+        if name.eq_ignore_ascii_case("rules") {
+            return self.set_rules_overrides(value);
+        }
         if !TeamOptions::is_option(name) {
             return Err(InputError::new(format!("unknown option '{}'", echo(name))));
         }
@@ -173,9 +199,64 @@ impl XboardFrontEnd {
         Ok(())
     }
 
-    fn new_game(&mut self) {
+    /// `option Rules=…`: checked against the current variant and applied to the
+    /// game in progress at once; a refused value changes nothing.
+    fn set_rules_overrides(&mut self, value: &str) -> Result<(), InputError> {
+        let value = value.trim();
+        let overrides = if value == "<empty>" { "" } else { value };
+        let before = self.session.rules();
+        let config = RulesConfig { overrides: overrides.to_string(), ..self.session.config().clone() };
+        let note = self.session.set_config(config)?;
+        self.rules_overrides = overrides.to_string();
+        if let Some(note) = note {
+            self.out.line(&format!("# {note}"));
+        }
+        if self.session.rules() != before && (self.analyzing || self.searcher.is_running() || self.held.is_some()) {
+            // The move being searched was found under the old rules.
+            self.abandon_search();
+            self.after_position_change()?;
+        }
+        Ok(())
+    }
+
+    /// `analyze`, or a new position while analysing: an infinite search of
+    /// the current position (no partner-board model: nothing is played or told).
+    fn start_analysis(&mut self) -> Result<(), InputError> {
         self.abandon_search();
-        let _ = self.session.set_config(RulesConfig::default());
+        let board = &self.session.board;
+        let (root, history) = (board.position().clone(), board.history().to_vec());
+        let limits = Limits { infinite: true, multipv: 1, move_overhead: MOVE_OVERHEAD, ..Limits::default() };
+        let request = SearchRequest { root, history, limits, ponder: false, team: None };
+        self.searcher.start(request, self.reporter())?;
+        self.active = SearchPurpose { our_board: true, flag_falls_at: None, stop_requested: false };
+        Ok(())
+    }
+
+    /// Leaves analysis mode (`exit`, or a command that makes the engine play);
+    /// the engine is then in force mode.
+    fn exit_analysis(&mut self) {
+        if std::mem::take(&mut self.analyzing) {
+            self.abandon_search();
+        }
+    }
+
+    /// The position changed: analyse the new one, or think if it is our move.
+    fn after_position_change(&mut self) -> Result<(), InputError> {
+        if self.analyzing {
+            self.start_analysis()
+        } else {
+            self.think_if_our_turn()
+        }
+    }
+
+    /// In analysis mode the engine stays there and analyses the start position.
+    fn new_game(&mut self) -> Result<(), InputError> {
+        self.abandon_search();
+        let config = RulesConfig { overrides: self.rules_overrides.clone(), ..RulesConfig::default() };
+        if let Err(error) = self.session.set_config(config) {
+            self.out.line(&format!("# {error}: normal chess without them"));
+            let _ = self.session.set_config(RulesConfig::default());
+        }
         self.session.new_game();
         self.outbox.reset();
         self.engine_color = Some(Color::Black);
@@ -183,12 +264,21 @@ impl XboardFrontEnd {
         self.own_time = None;
         self.opponent_time = None;
         self.deferred.request(self.searcher.engine(), false, EngineChange::Clear);
+        if self.analyzing {
+            self.engine_color = None;
+            self.start_analysis()?;
+        }
+        Ok(())
     }
 
     fn set_variant(&mut self, preset: Preset) -> Result<(), InputError> {
+        // Refused (the `Rules` overrides do not fit this variant): nothing changes.
+        self.session.set_config(RulesConfig { variant: preset, overrides: self.rules_overrides.clone() })?;
         self.abandon_search();
-        self.session.set_config(RulesConfig { variant: preset, overrides: String::new() })?;
         self.session.board = BoardState::startpos(self.session.rules());
+        if self.analyzing {
+            self.start_analysis()?;
+        }
         Ok(())
     }
 
@@ -196,6 +286,8 @@ impl XboardFrontEnd {
     fn abandon_search(&mut self) {
         self.searcher.cancel();
         self.held = None;
+        // What waited for the search to end (`memory`, `cores`) applies now.
+        self.deferred.apply_queued(self.searcher.engine());
     }
 
     /// Plays the opponent's move; an illegal one changes nothing.
@@ -208,17 +300,24 @@ impl XboardFrontEnd {
         }
         self.abandon_search();
         self.session.board = board;
-        self.think_if_our_turn()
+        self.after_position_change()
     }
 
     fn set_board(&mut self, fen: &str) -> Result<(), InputError> {
         let position = parse_fen(fen, self.session.rules()).map_err(|e| InputError::new(e.to_string()))?;
         self.abandon_search();
         self.session.board = BoardState::new(position);
+        if self.analyzing {
+            self.start_analysis()?;
+        }
         Ok(())
     }
 
+    /// `?` (or the partner's `move`): the best move now. Analysis plays none.
     fn move_now(&mut self) {
+        if self.analyzing {
+            return;
+        }
         if let Some(held) = self.held.take() {
             self.play_result(&held.result, &held.request.root);
         } else if self.searcher.is_running() {
@@ -279,19 +378,25 @@ impl XboardFrontEnd {
             limits.movetime = Some(move_time);
             return limits;
         }
+        limits.clock = Some(self.clock(us, root.fullmoves()));
+        limits
+    }
+
+    /// The clocks as `time`/`otim` (or the `level`) give them, with `us` to move.
+    fn clock(&self, us: Color, fullmoves: u32) -> Clock {
         let control = self.time_control;
         let mut time = [Some(control.base); 2];
         time[us as usize] = Some(self.own_time.unwrap_or(control.base));
         time[us.other() as usize] = Some(self.opponent_time.unwrap_or(control.base));
         let moves_to_go = (control.moves_per_control > 0)
-            .then(|| control.moves_per_control - (root.fullmoves().saturating_sub(1) % control.moves_per_control));
-        limits.clock = Some(Clock { time, increment: [control.increment; 2], moves_to_go });
-        limits
+            .then(|| control.moves_per_control - (fullmoves.saturating_sub(1) % control.moves_per_control));
+        Clock { time, increment: [control.increment; 2], moves_to_go }
     }
 
     fn reporter(&self) -> Reporter {
         let out = self.out.clone();
-        let post = self.post;
+        // Analysis output is what `analyze` asks for: shown without `post`.
+        let post = self.post || self.analyzing;
         Box::new(move |info: &Info| {
             if post {
                 out.line(&format_thinking(info));
@@ -310,9 +415,14 @@ impl XboardFrontEnd {
         if !self.session.board.position().is_legal(best) {
             return;
         }
-        self.session.board.play(best);
+        self.play_our_move(best);
+    }
+
+    /// Plays a legal move of ours and announces it.
+    fn play_our_move(&mut self, m: Move) {
+        self.session.board.play(m);
         let messages = self.outbox.moved();
-        self.out.line(&format!("move {best}"));
+        self.out.line(&format!("move {m}"));
         self.tell(messages);
         self.claim_result_after_our_move();
     }
@@ -367,6 +477,9 @@ impl XboardFrontEnd {
             None => reserves,
         };
         self.session.board.set_reserves(reserves);
+        if self.analyzing {
+            return self.start_analysis();
+        }
         let root = self.session.board.position().clone();
         let history = self.session.board.history().to_vec();
         if self.searcher.is_running() {
@@ -390,27 +503,71 @@ impl XboardFrontEnd {
         self.session.bughouse.partner_name = name;
         self.outbox.reset();
         if greet {
-            self.out.line(PARTNER_GREETING);
+            self.out.line(&vocabulary_line("Hello, I am tandem. "));
         }
     }
 
     fn partner_message(&mut self, message: PartnerMessage) {
         let reply = match &message {
-            PartnerMessage::Sit => Some("tellics ptell ok, I sit until you say go (while my time lead lasts)"),
-            PartnerMessage::Other(_) => Some("tellics ptell sorry, I did not understand that"),
+            PartnerMessage::Sit => Some(format!("tellics ptell {}", self.sit_reply())),
+            PartnerMessage::Help => Some(vocabulary_line("")),
+            PartnerMessage::Other(_) => Some("tellics ptell sorry, I did not understand that".to_string()),
             _ => None,
         };
         let go = message == PartnerMessage::Go;
         let withdrawn = (message == PartnerMessage::Sit).then(|| self.outbox.partner_sits()).flatten();
+        let action = message.clone();
         self.session.bughouse.receive(message);
         if let Some(reply) = reply {
-            self.out.line(reply);
+            self.out.line(&reply);
         }
         self.tell(withdrawn.into_iter().collect());
+        match action {
+            // Fairy-Stockfish's "move now": the search's best move, or the held one.
+            PartnerMessage::MoveNow => self.move_now(),
+            PartnerMessage::Move(text) => {
+                if let Some(m) = self.partner_move_to_play(&text) {
+                    self.session.bughouse.requests.planned_move = None;
+                    self.abandon_search();
+                    self.play_our_move(m);
+                }
+            }
+            _ => {}
+        }
         let sitting = self.session.bughouse.requests.sitting;
         let released = self.held.take_if(|h| h.released_by_partner(sitting, go));
         if let Some(held) = released {
             self.play_result(&held.result, &held.request.root);
+        }
+    }
+
+    /// `ptell move <m>`: the move to play now, when it is our turn (not in
+    /// analysis or force mode) and the move is legal on our board. Otherwise
+    /// the partner's planned move, only kept.
+    fn partner_move_to_play(&self, text: &str) -> Option<Move> {
+        if !self.is_our_turn() {
+            return None;
+        }
+        self.session.board.position().parse_move(text).ok()
+    }
+
+    /// The truthful answer to the partner's `sit`: whether and how long we
+    /// would sit now, by the rule `hold_reason` applies when our move is found.
+    fn sit_reply(&self) -> String {
+        if !self.team.messages_on() {
+            let option = if self.team.model { "Team Messages" } else { "Partner Model" };
+            return format!("sorry, I do not sit: I do not take requests (my option {option} is off)");
+        }
+        let us = self.engine_color.unwrap_or_else(|| self.session.board.turn());
+        let clock = self.move_time.is_none().then(|| self.clock(us, self.session.board.position().fullmoves()));
+        match partner_sit_limit(clock.as_ref(), us, Instant::now(), None, self.team.sitting_on()) {
+            SitLimit::Flag(_) if clock.is_some() => "ok, I sit until you say go (or my clock runs low)".to_string(),
+            SitLimit::Flag(_) => "ok, I sit until you say go".to_string(),
+            SitLimit::Lead(until) => {
+                let secs = (until.saturating_duration_since(Instant::now()).as_millis() + 500) / 1000;
+                format!("ok, I sit until you say go, while my time lead lasts (about {secs} s now)")
+            }
+            SitLimit::Refused => "sorry, I cannot sit now: I am not ahead on the clock".to_string(),
         }
     }
 
@@ -422,13 +579,21 @@ impl XboardFrontEnd {
         for _ in 0..plies {
             self.session.board.undo();
         }
+        if self.analyzing {
+            self.start_analysis()?;
+        }
         Ok(())
     }
 
     fn display(&self) {
         self.out.line(&format!("# rules {}", self.session.rules()));
         self.out.line(&format!("# fen {}", self.session.board.position()));
-        let side = self.engine_color.map_or("none (force)", |c| if c == Color::White { "white" } else { "black" });
+        let side = match self.engine_color {
+            _ if self.analyzing => "none (analysing)",
+            None => "none (force)",
+            Some(Color::White) => "white",
+            Some(Color::Black) => "black",
+        };
         self.out.line(&format!("# engine plays {side}"));
         if let Some(name) = &self.session.bughouse.partner_name {
             self.out.line(&format!("# partner {name}"));
@@ -502,6 +667,10 @@ impl FrontEnd for XboardFrontEnd {
         };
         self.deferred.apply_queued(self.searcher.engine());
         let purpose = std::mem::take(&mut self.active);
+        if request.limits.infinite {
+            // Analysis that ran out of depth: there is no move to play.
+            return Flow::Continue;
+        }
         if let (Some(advice), true) = (&done.advice, request.team.is_some() && self.team.messages_on()) {
             let partner_sitting_us = self.session.bughouse.requests.sitting;
             let messages = self.outbox.after_advice(&advice.messages, partner_sitting_us);

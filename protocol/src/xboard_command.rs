@@ -49,6 +49,10 @@ pub enum XboardCommand {
     Ignored,
     /// `option NAME=VALUE` (the options we declare with `feature option`).
     Option { name: String, value: String },
+    /// `analyze`: infinite analysis of the current position, until `exit`.
+    Analyze,
+    /// `exit`: leave analysis mode.
+    Exit,
 }
 
 /// Parses one line; the error text is the reason shown as `Error (reason): line`.
@@ -95,6 +99,8 @@ pub fn parse_xboard_line(line: &str) -> Result<Option<XboardCommand>, InputError
         "memory" => XboardCommand::Memory(number_in("memory", args.first().copied(), 1, 65536)?),
         "cores" => XboardCommand::Cores(number_in("cores", args.first().copied(), 1, 256)?),
         "quit" => XboardCommand::Quit,
+        "analyze" => XboardCommand::Analyze,
+        "exit" => XboardCommand::Exit,
         "d" => XboardCommand::Display,
         "option" => match rest.split_once('=') {
             Some((name, value)) if !name.trim().is_empty() => {
@@ -103,7 +109,7 @@ pub fn parse_xboard_line(line: &str) -> Result<Option<XboardCommand>, InputError
             _ => return Err(InputError::new("'option' expects NAME=VALUE, e.g. 'option Team Flow=0'")),
         },
         "accepted" | "rejected" | "hard" | "easy" | "computer" | "name" | "rating" | "ics" | "random"
-        | "draw" | "hint" | "bk" | "." | "exit" | "otherboard" => XboardCommand::Ignored,
+        | "draw" | "hint" | "bk" | "." | "otherboard" => XboardCommand::Ignored,
         _ if args.is_empty() && looks_like_move(word) => XboardCommand::UserMove(word.to_string()),
         _ => return Err(InputError::new("unknown command")),
     };
@@ -217,6 +223,9 @@ mod tests {
         assert_eq!(parse_xboard_line("   "), Ok(None));
         assert_eq!(parse("partner"), XboardCommand::Partner(None));
         assert_eq!(parse("partner bob"), XboardCommand::Partner(Some("bob".into())));
+        assert_eq!(parse("analyze"), XboardCommand::Analyze);
+        assert_eq!(parse("exit"), XboardCommand::Exit);
+        assert_eq!(parse("."), XboardCommand::Ignored);
     }
 
     #[test]

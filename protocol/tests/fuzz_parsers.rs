@@ -55,7 +55,7 @@ const WORDS: &[&str] = &[
     "dead", "x", "need", "dontgive", "trades", "good", "bad", "time", "otim", "move", "none", "board",
     "pwtime", "pbtime", "pwinc", "pbinc", "xboard", "protover", "new", "variant", "force", "usermove",
     "level", "st", "sd", "setboard", "ping", "result", "?", "holding", "post", "nopost", "undo",
-    "remove", "memory", "cores", "playother", "white", "crazyhouse", "normal", "chess", "tandem",
+    "remove", "memory", "cores", "playother", "analyze", "exit", ".", "white", "crazyhouse", "normal", "chess", "tandem",
     "tandemschach", "french", "e2e4", "e7e5", "g1f3", "N@e4", "n@e5", "P@a1", "e7e8q", "e1g1", "a7a8",
     "e7e8@d4", "e7e8@", "0000", "(none)", "|", "\"", "[Q]", "[p]", "[]", "[-]", "WQ", "bn", "-", "w", "b",
     "KQkq", "0", "1", "-1", "2", "255", "256", "65536", "65537", "99999999999999999999", "1.5", "nan",
@@ -217,6 +217,7 @@ fn xboard_session(lines: Vec<String>) -> Result<(), TestCaseError> {
                     | XboardCommand::New
                     | XboardCommand::PlayOther
                     | XboardCommand::EnginePlays(_)
+                    | XboardCommand::Analyze
                     | XboardCommand::Quit
                     | XboardCommand::Display
             )

@@ -397,6 +397,45 @@ fn extension_state_seat_partner_board_and_messages() {
 }
 
 #[test]
+fn extension_parts_before_bughouse_are_refused_not_misread() {
+    let mut t = Tandem::start();
+    let before = fen(&mut t);
+    let bfen = "4k3/8/8/8/8/8/8/4K3[] w - - 0 1 | k7/8/1K6/8/8/8/8/8[Q] w - - 0 1";
+    assert_error(&mut t, &format!("position bfen \"{bfen}\""), "'position bfen' belongs to the bughouse extension: send 'bughouse' first");
+    // Skipped as an unknown token, `board B` would search board A instead.
+    for line in ["go board B depth 2", "go depth 2 board A"] {
+        assert_error(&mut t, line, "'go board' belongs to the bughouse extension: send 'bughouse' first");
+        assert!(!has_bestmove(&t.lines_within(Duration::from_millis(300))), "'{line}' searched something");
+    }
+    assert_eq!(fen(&mut t), before);
+}
+
+#[test]
+fn a_go_for_the_colour_we_do_not_sit_as_is_refused() {
+    let mut t = bughouse();
+    say(&mut t, "seat A white");
+    say(&mut t, "position startpos moves e2e4");
+    assert_error(&mut t, "go depth 2 wtime 1000 btime 50000", "we sit as White on board A ('seat A white') but Black is to move there");
+    assert!(!has_bestmove(&t.lines_within(Duration::from_millis(300))), "no search for the opponent");
+    say(&mut t, "seat A black");
+    t.send("go depth 2 wtime 1000 btime 50000");
+    let best = bestmove(&mut t);
+    assert!(best.ends_with('5') || best.ends_with('6'), "a move for Black: {best}");
+    // The partner board is analysed whoever is to move there.
+    say(&mut t, "partner startpos");
+    t.send("go board B depth 1");
+    let best = bestmove(&mut t);
+    assert!(best.ends_with('3') || best.ends_with('4'), "a move for White on B: {best}");
+    // Without a `seat` we play the side to move, and the seat's colour follows it.
+    let mut t = bughouse();
+    say(&mut t, "position startpos moves e2e4");
+    t.send("go depth 1");
+    bestmove(&mut t);
+    let shown = say(&mut t, "d");
+    assert!(shown.contains(&"info string seat A black (no 'seat' given: we play the side to move)".to_string()), "{shown:?}");
+}
+
+#[test]
 fn two_board_analysis_with_bfen() {
     let mut t = bughouse();
     let bfen = "4k3/8/8/8/8/8/8/4K3[] w - - 0 1 | k7/8/1K6/8/8/8/8/8[Q] w - - 0 1";
@@ -472,6 +511,37 @@ fn sitting_holds_the_move_until_the_partner_says_go() {
     t.send("go depth 1 wtime 1200 btime 1200");
     t.expect_prefix("info string sitting ends: our clock runs low");
     t.expect_prefix("bestmove");
+}
+
+#[test]
+fn the_partner_may_ask_for_our_move_now_or_name_it() {
+    let mut t = bughouse();
+    let help = say(&mut t, "ptell help");
+    assert_eq!(help, vec![format!("ptell I understand: {}", tandem_engine::team::VOCABULARY)]);
+    // `move` cuts a search of our move short: its best move, at once.
+    t.send("go movetime 60000");
+    t.expect_prefix("info depth 2");
+    let asked = Instant::now();
+    t.send("ptell move");
+    let best = bestmove(&mut t);
+    assert!(best.len() >= 4 && asked.elapsed() < Duration::from_secs(5), "{best} after {:?}", asked.elapsed());
+    // `move <m>` legal at the root: that move is the answer, and the only one.
+    t.send("go movetime 60000");
+    t.expect_prefix("info depth 1");
+    t.send("ptell move g1f3");
+    assert_eq!(t.expect_prefix("bestmove"), "bestmove g1f3");
+    assert!(!has_bestmove(&t.lines_within(Duration::from_millis(300))), "one bestmove per go");
+    // Not while analysing (`go infinite` answers only `stop`), and not an illegal move.
+    t.send("go infinite");
+    t.expect_prefix("info depth 1");
+    t.send("ptell move");
+    t.send("ptell move e2e5");
+    assert!(!has_bestmove(&t.lines_within(Duration::from_millis(300))), "go infinite waits for stop");
+    t.send("stop");
+    bestmove(&mut t);
+    // Without a search of our move it is the partner's planned move, kept.
+    assert!(say(&mut t, "ptell move e2e4").is_empty());
+    assert!(say(&mut t, "d").contains(&"info string partner said move e2e4".to_string()));
 }
 
 #[test]

@@ -169,12 +169,20 @@ fn bughouse_holding_partner_and_ptell() {
     // The named arrival is added to what we hold now.
     say(&mut t, "holding [] [] BR");
     assert_eq!(fen(&mut t), "4k3/8/8/8/8/8/8/4K3[QNrp] w - - 0 1");
-    assert_eq!(say(&mut t, "ptell sit"), vec!["tellics ptell ok, I sit until you say go (while my time lead lasts)"]);
     assert_eq!(say(&mut t, "ptell what now"), vec!["tellics ptell sorry, I did not understand that"]);
     say(&mut t, "sd 2");
-    // We sit while our time lead lasts.
+    // The answer to `sit` is the truth: level clocks (no `time`/`otim` yet) give no lead to sit on …
+    assert_eq!(say(&mut t, "ptell sit"), vec!["tellics ptell sorry, I cannot sit now: I am not ahead on the clock"]);
+    // … and with `Team Messages` off we take no requests at all.
+    say(&mut t, "option Team Messages=0");
+    let reply = say(&mut t, "ptell sit");
+    assert_eq!(reply, vec!["tellics ptell sorry, I do not sit: I do not take requests (my option Team Messages is off)"]);
+    say(&mut t, "option Team Messages=1");
+    // We sit while our time lead lasts: 60 s against 30 s allows a quarter of our clock.
     say(&mut t, "time 6000");
     say(&mut t, "otim 3000");
+    let reply = say(&mut t, "ptell sit");
+    assert_eq!(reply, vec!["tellics ptell ok, I sit until you say go, while my time lead lasts (about 15 s now)"]);
     t.send("go");
     t.expect_prefix("# sitting");
     assert!(t.lines_within(Duration::from_millis(200)).is_empty(), "no move while sitting");
@@ -227,4 +235,181 @@ fn quit_mid_search_and_end_of_input() {
     let mut t = xboard("normal");
     t.close_input();
     assert!(t.wait_exit(Duration::from_secs(2)).is_some_and(|s| s.success()));
+}
+
+#[test]
+fn the_partner_vocabulary_move_now_move_and_help() {
+    let mut t = xboard("bughouse");
+    say(&mut t, "partner bob");
+    let help = say(&mut t, "ptell help");
+    assert_eq!(help, vec![format!("tellics ptell I understand: {}", tandem_engine::team::VOCABULARY)]);
+    // `move` alone with nothing to cut short: nothing to do.
+    assert_eq!(say(&mut t, "ptell move"), Vec::<String>::new());
+    // `move` while thinking: the search's best move, now.
+    say(&mut t, "st 60");
+    say(&mut t, "post");
+    t.send("go");
+    t.expect_prefix("2 ");
+    let asked = std::time::Instant::now();
+    t.send("ptell move");
+    let m = engine_move(&mut t);
+    assert!(m.len() >= 4 && asked.elapsed() < Duration::from_secs(5), "{m} after {:?}", asked.elapsed());
+    // `move <m>` when it is not our turn (the opponent is to move): only kept.
+    let before = fen(&mut t);
+    assert_eq!(say(&mut t, "ptell move e7e5"), Vec::<String>::new());
+    assert_eq!(fen(&mut t), before);
+    // `move <m>` while we think: that move is played at once, and only it.
+    say(&mut t, "nopost");
+    say(&mut t, "force");
+    say(&mut t, "new");
+    say(&mut t, "variant bughouse");
+    say(&mut t, "st 60");
+    t.send("go");
+    t.lines_within(Duration::from_millis(50));
+    t.send("ptell move g1f3");
+    assert_eq!(engine_move(&mut t), "g1f3");
+    assert!(fen(&mut t).starts_with("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R[] b"));
+    assert!(!t.lines_within(Duration::from_millis(300)).iter().any(|l| l.starts_with("move ")), "a second move");
+    // An illegal suggestion on our turn is kept, not played; the search goes on.
+    t.send("usermove e7e5");
+    t.lines_within(Duration::from_millis(50));
+    assert!(say(&mut t, "ptell move e2e5").is_empty());
+    say(&mut t, "?");
+    assert!(engine_move(&mut t).len() >= 4);
+    // A move held for the partner's `sit` goes out on `move`.
+    say(&mut t, "option Team Messages=1");
+    say(&mut t, "force");
+    say(&mut t, "setboard 4k3/8/8/8/8/8/8/4K3[] w - - 0 1");
+    say(&mut t, "sd 2");
+    say(&mut t, "time 6000");
+    say(&mut t, "otim 3000");
+    say(&mut t, "ptell sit");
+    t.send("go");
+    t.expect_prefix("# sitting");
+    t.send("ptell move");
+    assert!(engine_move(&mut t).starts_with("e1"));
+}
+
+fn rules(t: &mut Tandem) -> String {
+    let shown = say(t, "d");
+    shown.iter().find_map(|l| l.strip_prefix("# rules ")).unwrap_or_else(|| panic!("no rules in {shown:?}")).to_string()
+}
+
+#[test]
+fn the_rules_option_says_which_rules_a_variant_means() {
+    let mut t = Tandem::start();
+    t.send("xboard");
+    t.send("protover 2");
+    let features = t.read_until(|l| l.contains("done=1"));
+    assert!(features.contains(&"feature option=\"Rules -string <empty>\"".to_string()), "{features:?}");
+    say(&mut t, "new");
+    say(&mut t, "variant bughouse");
+    say(&mut t, "force");
+    assert_eq!(rules(&mut t), "bughouse");
+    // Applied to the game in progress: a back-rank check that a dropped piece
+    // could block is mate under standard rules, not a wait for material.
+    assert_eq!(say(&mut t, "option Rules=mate=standard"), Vec::<String>::new());
+    assert_eq!(rules(&mut t), "bughouse,mate=standard");
+    say(&mut t, "setboard R6k/6pp/8/8/8/8/8/K7[] b - - 0 1");
+    say(&mut t, "sd 2");
+    t.send("go");
+    assert_eq!(t.expect_prefix("1-0"), "1-0 {White mates}");
+    // … and to every following `new` and `variant`.
+    say(&mut t, "new");
+    assert_eq!(rules(&mut t), "chess");
+    say(&mut t, "variant bughouse");
+    assert_eq!(rules(&mut t), "bughouse,mate=standard");
+    say(&mut t, "option Rules=tandem,promotion=steal");
+    assert_eq!(rules(&mut t), "tandem,promotion=steal");
+    // Bad values are refused with what is valid, and change nothing.
+    say(&mut t, "force");
+    let before = fen(&mut t);
+    for (line, expected) in [
+        ("option Rules=mate=maybe", "invalid value 'maybe' for rules option 'mate' (expected one of standard, potential)"),
+        ("option Rules=frobnicate=1", "unknown rules option 'frobnicate' (expected one of drop_checks, pawn_drops"),
+        ("option Rules=promotion=standard", "promotion=standard is for chess only"),
+    ] {
+        let reply = say(&mut t, line);
+        assert!(reply.len() == 1 && reply[0].starts_with("Error (rules '") && reply[0].contains(expected), "{line}: {reply:?}");
+        assert_eq!(rules(&mut t), "tandem,promotion=steal", "{line}");
+        assert_eq!(fen(&mut t), before, "{line}");
+    }
+    // Overrides that fit chess but not a variant with drops refuse that variant.
+    say(&mut t, "option Rules=<empty>");
+    say(&mut t, "new");
+    say(&mut t, "force");
+    say(&mut t, "option Rules=promotion=standard");
+    let reply = say(&mut t, "variant crazyhouse");
+    assert!(reply.len() == 1 && reply[0].contains("promotion=standard is for chess only"), "{reply:?}");
+    assert_eq!(rules(&mut t), "chess");
+    say(&mut t, "option Rules=");
+    say(&mut t, "variant crazyhouse");
+    assert_eq!(rules(&mut t), "crazyhouse");
+}
+
+/// A thinking line `depth score time nodes pv…`, split: (depth, score, pv).
+fn thinking(line: &str) -> Option<(u32, i64, Vec<String>)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let depth = words.first()?.parse().ok()?;
+    let score = words.get(1)?.parse().ok()?;
+    Some((depth, score, words.iter().skip(4).map(|w| w.to_string()).collect()))
+}
+
+/// Reads thinking output until a line of at least `depth` (returns it);
+/// a `move` on the way fails the test: analysis plays nothing.
+fn analysis_line(t: &mut Tandem, depth: u32) -> (i64, Vec<String>) {
+    let lines = t.read_until(|l| l.starts_with("move ") || thinking(l).is_some_and(|(d, _, _)| d >= depth));
+    let last = lines.last().cloned().unwrap_or_default();
+    assert!(!last.starts_with("move "), "analysis played a move: {lines:?}");
+    let (_, score, pv) = thinking(&last).unwrap_or_else(|| panic!("{lines:?}"));
+    (score, pv)
+}
+
+#[test]
+fn analysis_mode_follows_the_position_until_exit() {
+    let mut t = Tandem::start();
+    t.send("xboard");
+    t.send("protover 2");
+    let features = t.read_until(|l| l.contains("done=1"));
+    assert!(features[0].contains(" analyze=1 "), "{features:?}");
+    say(&mut t, "new");
+    say(&mut t, "variant crazyhouse");
+    say(&mut t, "force");
+    say(&mut t, "setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    // Thinking output comes without `post`, in CECP's form; mate scores as 100000 + moves.
+    t.send("analyze");
+    let (score, pv) = analysis_line(&mut t, 3);
+    assert_eq!((score, pv[0].as_str()), (100_001, "a1a8"), "{pv:?}");
+    assert!(say(&mut t, ".").iter().all(|l| !l.starts_with("Error")), "'.' is a status request");
+    // Each position change restarts the analysis on the new position: a new depth 1 first.
+    let new_analysis = |t: &mut Tandem, line: &str| {
+        t.send(line);
+        let lines = t.read_until(|l| l.starts_with("move ") || l.starts_with("Error") || l.starts_with("1 "));
+        assert!(lines.last().is_some_and(|l| l.starts_with("1 ")), "'{line}' did not restart the analysis: {lines:?}");
+        analysis_line(t, 3)
+    };
+    let (_, pv) = new_analysis(&mut t, "usermove a1a2");
+    assert!(["g8", "f7", "g7", "h7"].iter().any(|from| pv[0].starts_with(from)), "Black is to move now: {pv:?}");
+    let (score, pv) = new_analysis(&mut t, "undo");
+    assert_eq!((score, pv[0].as_str()), (100_001, "a1a8"), "{pv:?}");
+    // A piece arrives: a knight in hand mates at once (smothered).
+    say(&mut t, "setboard 6rk/6pp/8/8/8/8/8/K7[] w - - 0 1");
+    analysis_line(&mut t, 2);
+    let (score, pv) = new_analysis(&mut t, "holding [N] []");
+    assert_eq!((score, pv[0].as_str()), (100_001, "N@f7"), "{pv:?}");
+    let (_, pv) = new_analysis(&mut t, "setboard 4k3/8/8/8/8/8/8/R3K3 b - - 0 1");
+    assert!(pv[0].starts_with("e8"), "{pv:?}");
+    let (_, pv) = new_analysis(&mut t, "new");
+    assert!(matches!(pv[0].as_bytes()[1], b'1' | b'2'), "the start position, White to move: {pv:?}");
+    assert!(say(&mut t, "d").contains(&"# engine plays none (analysing)".to_string()));
+    // `?` plays nothing while analysing; `exit` ends the analysis without a move.
+    say(&mut t, "?");
+    say(&mut t, "exit");
+    let after = t.lines_within(Duration::from_millis(300));
+    assert!(after.is_empty(), "output after exit: {after:?}");
+    assert_eq!(fen(&mut t), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    // Out of analysis the engine plays again when told.
+    say(&mut t, "sd 2");
+    t.send("go");
+    assert!(engine_move(&mut t).len() >= 4);
 }

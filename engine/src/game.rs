@@ -245,14 +245,13 @@ impl Game {
     /// other (none from an ended board).
     fn refresh_steal_pools(&mut self) {
         for id in BoardId::BOTH {
-            for color in Color::ALL {
-                let other = &self.boards[id.other().index()];
-                let open = !self.ended[id.other().index()];
-                let pool = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
-                    .into_iter()
-                    .filter(|&r| open && other.pieces(color, r).any())
-                    .fold(0u8, |bits, r| bits | 1 << r as u8);
-                self.boards[id.index()].set_steal_pool(color, pool);
+            if self.ended[id.other().index()] {
+                for color in Color::ALL {
+                    self.boards[id.index()].set_steal_pool(color, 0);
+                }
+            } else {
+                let other = self.boards[id.other().index()].clone();
+                self.boards[id.index()].take_steal_pools_from(&other);
             }
         }
     }

@@ -174,6 +174,18 @@ impl Position {
         self.steal_pool[color as usize] = roles;
     }
 
+    /// Sets both steal pools from the other board's position: a `steal` by a
+    /// colour takes a piece of that colour other than king or pawn from there.
+    pub fn take_steal_pools_from(&mut self, other: &Position) {
+        for color in Color::ALL {
+            let pool = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+                .into_iter()
+                .filter(|&r| other.pieces(color, r).any())
+                .fold(0u8, |bits, r| bits | 1 << r as u8);
+            self.set_steal_pool(color, pool);
+        }
+    }
+
     pub fn role_at(&self, sq: Square) -> Option<Role> {
         if !self.occupied().contains(sq) {
             return None;

@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use tandem_engine::team::{roles_that_free, VOCABULARY};
-use tandem_engine::{BoardId, Game, Move, Position, Reserve, Status};
+use tandem_engine::{BoardId, Game, Move, Position, Promotion, Reserve, Status};
 
 use crate::board_state::BoardState;
 use crate::bughouse::{PartnerMessage, Seat};
@@ -248,8 +248,9 @@ impl UciFrontEnd {
                 InputError::new("no partner board to analyse: send 'position bfen' or 'partner' first")
             })?
         };
-        let root = board.position().clone();
+        let mut root = board.position().clone();
         let history = board.history().to_vec();
+        self.take_steal_pools(&mut root, our_board);
         let limits = self.limits(&go, &root)?;
         if our_board && self.extensions {
             self.check_seat_colour(&root)?;
@@ -270,6 +271,25 @@ impl UciFrontEnd {
         self.searcher.start(request, self.reporter())?;
         self.active = SearchPurpose { our_board, flag_falls_at, stop_requested: false };
         Ok(())
+    }
+
+    /// `promotion=steal` takes from the other board: the root learns what it
+    /// could take there, or the GUI hears that no pawn can promote.
+    fn take_steal_pools(&mut self, root: &mut Position, our_board: bool) {
+        if root.rules().promotion != Promotion::Steal || !root.rules().is_two_board() {
+            return;
+        }
+        let other = if our_board {
+            self.session.bughouse.partner_board.as_ref().map(|b| b.position().clone())
+        } else {
+            Some(self.session.board.position().clone())
+        };
+        match other {
+            Some(other) => root.take_steal_pools_from(&other),
+            None => self.info_string(
+                "promotion=steal takes from the other board, which is unknown ('position bfen' or 'partner fen'): no pawn promotes in this search",
+            ),
+        }
     }
 
     /// We play the side to move of our board: with a seat given it must be the

@@ -562,3 +562,26 @@ fn frozen_player_asks_the_partner_for_material_and_waits() {
 fn has_bestmove(lines: &[String]) -> bool {
     lines.iter().any(|l| l.starts_with("bestmove"))
 }
+
+#[test]
+fn a_steal_promotion_takes_from_the_partner_board_or_says_it_cannot() {
+    let mut t = Tandem::start();
+    say(&mut t, "bughouse");
+    say(&mut t, "setoption name UCI_Variant value bughouse");
+    say(&mut t, "setoption name Rules value promotion=steal");
+    // Our board only: the other board is unknown, so the pawn cannot promote.
+    say(&mut t, "position fen k7/4P3/8/8/8/8/8/4K3[] w - - 0 1");
+    t.send("go depth 2");
+    let lines = t.read_until(|l| l.starts_with("bestmove "));
+    assert!(lines.iter().any(|l| l.contains("promotion=steal takes from the other board, which is unknown")), "{lines:?}");
+    assert!(!lines.last().unwrap().contains("e7e8"), "{lines:?}");
+    // With the partner board (White's rook and knight there) the steal is searched and legal.
+    say(&mut t, "partner fen 4k3/8/8/8/8/8/8/RN2K3[] w - - 0 1");
+    t.send("go depth 2");
+    let lines = t.read_until(|l| l.starts_with("bestmove "));
+    assert!(!lines.iter().any(|l| l.contains("which is unknown")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains(" pv e7e8")), "a steal promotion is searched: {lines:?}");
+    assert!(say(&mut t, "position bfen k7/4P3/8/8/8/8/8/4K3[] w - - 0 1 | 4k3/8/8/8/8/8/8/RN2K3[Q] w - - 0 1 moves e7e8r")
+        .iter()
+        .all(|l| !l.contains("error")));
+}

@@ -91,8 +91,10 @@ impl TranspositionTable {
     /// Fails, instead of aborting the process, when the memory cannot be had.
     pub fn new(megabytes: usize) -> Result<TranspositionTable, String> {
         let bytes = megabytes.max(1).saturating_mul(1024 * 1024);
-        let count = (bytes / std::mem::size_of::<Bucket>()).next_power_of_two() / 2;
-        let count = count.max(1);
+        let fitting = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        // The largest power of two that fits (`next_power_of_two() / 2`
+        // halved sizes that already were one: `Hash 16` gave 8 MB).
+        let count = 1usize << (usize::BITS - 1 - fitting.leading_zeros());
         let mut buckets = Vec::new();
         buckets
             .try_reserve_exact(count)
@@ -239,5 +241,14 @@ mod tests {
         assert!(tt.probe(0x1234).is_none());
         tt.clear();
         assert!(tt.probe(0xDEAD_BEEF_1234_5678).is_none());
+    }
+
+    #[test]
+    fn a_power_of_two_size_is_used_whole() {
+        let bucket = std::mem::size_of::<Bucket>();
+        for (megabytes, expected) in [(16, 16 << 20), (1, 1 << 20), (24, 16 << 20)] {
+            let tt = TranspositionTable::new(megabytes).unwrap();
+            assert_eq!(tt.buckets.len() * bucket, expected, "{megabytes} MB");
+        }
     }
 }

@@ -26,7 +26,7 @@ use crate::seats::{
 };
 
 /// BPGN names of the seats of a two-board match.
-pub const SEAT_NAMES: [&str; 4] = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
+pub use tandem_engine::SEAT_NAMES;
 /// Names of the seats of a one-board match.
 pub const ONE_BOARD_SEAT_NAMES: [&str; 2] = ["White", "Black"];
 
@@ -41,52 +41,27 @@ const MAX_SAME_TELL: usize = 2;
 /// Free-text partner messages relayed per seat and match at most.
 const MAX_TELLS_PER_SEAT: usize = 200;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Team {
-    One,
-    Two,
-}
+pub use tandem_engine::{Seat, Team};
 
-impl Team {
-    pub fn other(self) -> Team {
-        match self {
-            Team::One => Team::Two,
-            Team::Two => Team::One,
-        }
-    }
-}
-
-/// The seat playing `color` on `board`.
+/// The seat index (BPGN order) of the player of `color` on `board`.
 pub fn seat_of(board: BoardId, color: Color) -> SeatIndex {
-    match (board, color) {
-        (BoardId::A, Color::White) => 0,
-        (BoardId::A, Color::Black) => 1,
-        (BoardId::B, Color::White) => 2,
-        (BoardId::B, Color::Black) => 3,
-    }
+    Seat { board, color }.index()
 }
 
-/// The board and colour of a seat.
+/// The board and colour of a seat index.
 pub fn seat_position(seat: SeatIndex) -> (BoardId, Color) {
-    match seat {
-        0 => (BoardId::A, Color::White),
-        1 => (BoardId::A, Color::Black),
-        2 => (BoardId::B, Color::White),
-        _ => (BoardId::B, Color::Black),
-    }
+    let seat = Seat::from_index(seat);
+    (seat.board, seat.color)
 }
 
 /// The partner of a two-board seat (opposite colour on the other board).
 pub fn partner_of(seat: SeatIndex) -> SeatIndex {
-    3 - seat
+    Seat::from_index(seat).partner().index()
 }
 
 /// The team of the player of `color` on `board`.
 pub fn team_of(board: BoardId, color: Color) -> Team {
-    match (board, color) {
-        (BoardId::A, Color::White) | (BoardId::B, Color::Black) => Team::One,
-        _ => Team::Two,
-    }
+    Seat { board, color }.team()
 }
 
 /// How a match ended, from team 1's point of view.

@@ -62,6 +62,85 @@ impl fmt::Display for BoardId {
     }
 }
 
+/// The two teams of a two-board game. BPGN's team 1 is White on board A and
+/// Black on board B.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Team {
+    One,
+    Two,
+}
+
+impl Team {
+    pub fn other(self) -> Team {
+        match self {
+            Team::One => Team::Two,
+            Team::Two => Team::One,
+        }
+    }
+}
+
+/// `A white`: the board and the colour, as the protocols write a seat.
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.board, self.color)
+    }
+}
+
+/// BPGN's names of the four seats, in [`Seat::ALL`] order.
+pub const SEAT_NAMES: [&str; 4] = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
+
+/// One of the four players of a two-board game: a board and a colour.
+/// Partners sit on opposite colours (RULES.md choice), so a piece keeps its
+/// colour when it changes board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Seat {
+    pub board: BoardId,
+    pub color: Color,
+}
+
+impl Default for Seat {
+    fn default() -> Seat {
+        Seat { board: BoardId::A, color: Color::White }
+    }
+}
+
+impl Seat {
+    /// BPGN order: WhiteA (team 1), BlackA (team 2), WhiteB (team 2), BlackB (team 1).
+    pub const ALL: [Seat; 4] = [
+        Seat { board: BoardId::A, color: Color::White },
+        Seat { board: BoardId::A, color: Color::Black },
+        Seat { board: BoardId::B, color: Color::White },
+        Seat { board: BoardId::B, color: Color::Black },
+    ];
+
+    /// The partner plays the other colour on the other board.
+    pub fn partner(self) -> Seat {
+        Seat { board: self.board.other(), color: self.color.other() }
+    }
+
+    pub fn team(self) -> Team {
+        match (self.board, self.color) {
+            (BoardId::A, Color::White) | (BoardId::B, Color::Black) => Team::One,
+            _ => Team::Two,
+        }
+    }
+
+    /// The place in BPGN order ([`Seat::ALL`]).
+    pub fn index(self) -> usize {
+        2 * self.board.index() + usize::from(self.color == Color::Black)
+    }
+
+    /// The seat at a place in BPGN order (indices past 3 wrap).
+    pub fn from_index(index: usize) -> Seat {
+        Seat::ALL[index % 4]
+    }
+
+    /// The BPGN tag name: `WhiteA`, `BlackB`.
+    pub fn name(self) -> &'static str {
+        SEAT_NAMES[self.index()]
+    }
+}
+
 /// The positions one board has passed through, for the repetition rules.
 #[derive(Clone, Debug, Default)]
 pub struct History {
@@ -291,6 +370,20 @@ mod tests {
             history.push(1 + (i as u64 % 2), drops.contains(&i));
         }
         history
+    }
+
+    #[test]
+    fn seats_follow_bpgn_order_teams_and_partners() {
+        let names: Vec<&str> = Seat::ALL.iter().map(|s| s.name()).collect();
+        assert_eq!(names, ["WhiteA", "BlackA", "WhiteB", "BlackB"]);
+        let teams: Vec<Team> = Seat::ALL.iter().map(|s| s.team()).collect();
+        assert_eq!(teams, [Team::One, Team::Two, Team::Two, Team::One]);
+        for (i, seat) in Seat::ALL.into_iter().enumerate() {
+            assert_eq!(seat.index(), i);
+            assert_eq!(Seat::from_index(i), seat);
+            assert_eq!(seat.partner().team(), seat.team());
+            assert_eq!(seat.partner().index(), 3 - i);
+        }
     }
 
     #[test]

@@ -19,7 +19,7 @@ pub mod team;
 pub mod zobrist;
 
 pub use fen::{parse_bfen, parse_fen, to_bfen, to_fen, FenError, STARTPOS};
-pub use game::{BoardId, Game, History, IllegalMove};
+pub use game::{BoardId, Game, History, IllegalMove, Seat, Team, SEAT_NAMES};
 pub use movegen::{CheckSquares, Counter, MoveError, MoveSink};
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use perft::{divide, perft};

@@ -4,7 +4,6 @@
 //! [`BughouseContext`] is what the front ends fill; [`crate::partner_model`]
 //! turns it into the engine's `TeamContext` for every bughouse search.
 
-use std::fmt;
 use std::time::Duration;
 
 use tandem_engine::{BoardId, Color, Role};
@@ -13,34 +12,16 @@ use crate::board_state::BoardState;
 use crate::output::echo;
 use crate::parse::InputError;
 
-/// Where we sit: a board and a colour (BPGN: team 1 is White on A + Black on B).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Seat {
-    pub board: BoardId,
-    pub color: Color,
-}
+pub use tandem_engine::Seat;
 
-impl Default for Seat {
-    fn default() -> Seat {
-        Seat { board: BoardId::A, color: Color::White }
-    }
-}
-
-impl Seat {
-    /// Our partner plays the other colour on the other board.
-    pub fn partner(self) -> Seat {
-        Seat { board: self.board.other(), color: self.color.other() }
-    }
-
-    /// Parses `A white`, `b black`, `B w` and the like.
-    pub fn parse(board: Option<&str>, color: Option<&str>) -> Result<Seat, InputError> {
-        let board = board
-            .ok_or_else(|| InputError::new("'seat' needs a board (A or B) and a colour (white or black)"))?
-            .parse::<BoardId>()
-            .map_err(|_| InputError::new(format!("unknown board '{}' (expected A or B)", echo(board.unwrap_or("")))))?;
-        let color = parse_color(color.unwrap_or(""))?;
-        Ok(Seat { board, color })
-    }
+/// Parses a seat: `A white`, `b black`, `B w` and the like.
+pub fn parse_seat(board: Option<&str>, color: Option<&str>) -> Result<Seat, InputError> {
+    let board = board
+        .ok_or_else(|| InputError::new("'seat' needs a board (A or B) and a colour (white or black)"))?
+        .parse::<BoardId>()
+        .map_err(|_| InputError::new(format!("unknown board '{}' (expected A or B)", echo(board.unwrap_or("")))))?;
+    let color = parse_color(color.unwrap_or(""))?;
+    Ok(Seat { board, color })
 }
 
 pub fn parse_color(text: &str) -> Result<Color, InputError> {
@@ -51,11 +32,6 @@ pub fn parse_color(text: &str) -> Result<Color, InputError> {
     }
 }
 
-impl fmt::Display for Seat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.board, self.color)
-    }
-}
 
 /// The four clocks, indexed `[board][colour]`, with their increments.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

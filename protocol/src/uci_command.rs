@@ -138,7 +138,7 @@ pub fn parse_uci_line(line: &str, extensions: bool) -> Result<ParsedLine, InputE
         "quit" => UciCommand::Quit,
         "d" => UciCommand::Display,
         "bughouse" => UciCommand::Bughouse,
-        "seat" => exactly_two(args, "seat").and_then(|(b, c)| Seat::parse(Some(b), Some(c))).map(UciCommand::Seat)?,
+        "seat" => exactly_two(args, "seat").and_then(|(b, c)| crate::bughouse::parse_seat(Some(b), Some(c))).map(UciCommand::Seat)?,
         "partner" => UciCommand::Partner(parse_partner(args)?),
         "reserve" => UciCommand::Reserve(parse_reserve(args)?),
         "ptell" => UciCommand::PTell(crate::bughouse::parse_partner_message(&args.join(" "))?),

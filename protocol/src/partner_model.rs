@@ -6,7 +6,6 @@
 
 use std::time::{Duration, Instant};
 
-use tandem_engine::search::alphabeta::MATE;
 use tandem_engine::search::timeman::EXPECTED_MOVES_LEFT;
 use tandem_engine::team::{
     sit_allowance, ModelSwitches, PartnerRequests as EngineRequests, TeamClocks, TeamContext, Trades,
@@ -14,7 +13,7 @@ use tandem_engine::team::{
 use tandem_engine::{Position, Role};
 
 use crate::bughouse::{BughouseContext, Seat};
-use crate::engine_api::{Clock, Limits, Score};
+use crate::engine_api::{Clock, Limits};
 use crate::parse::InputError;
 
 /// The model's switches as options: a master switch and one per term.
@@ -242,16 +241,6 @@ pub fn probe_nodes(limits: &Limits, us: tandem_engine::Color, left: Option<Durat
     (per_probe >= MIN_PROBE_NODES).then_some(ProbeBudget { nodes: per_probe.min(MAX_PROBE_NODES), time_cap: Some(budget * 2) })
 }
 
-/// A reported score in the engine's internal units (side to move).
-pub fn internal_score(score: Option<Score>) -> i32 {
-    match score {
-        Some(Score::Cp(cp)) => cp,
-        Some(Score::Mate(n)) if n > 0 => MATE - 2 * n + 1,
-        Some(Score::Mate(n)) => -MATE - 2 * n,
-        None => 0,
-    }
-}
-
 /// When our own wait for a piece must end: after our time lead over the
 /// opponent (less the engine's margin) is used up, and never later than
 /// `flag_release` (the protocol's margin before our flag). `None`: we are not
@@ -413,6 +402,8 @@ mod tests {
     use super::*;
     use crate::board_state::BoardState;
     use crate::bughouse::PartnerMessage;
+    use crate::engine_api::Score;
+    use tandem_engine::search::alphabeta::MATE;
     use tandem_engine::{parse_fen, BoardId, Color, Rules};
 
     fn position(fen: &str) -> Position {
@@ -551,9 +542,8 @@ mod tests {
 
     #[test]
     fn scores_convert_to_internal_units() {
-        assert_eq!(internal_score(Some(Score::Cp(-42))), -42);
-        assert_eq!(internal_score(Some(Score::Mate(1))), MATE - 1);
-        assert_eq!(internal_score(Some(Score::Mate(-1))), -MATE + 2);
-        assert_eq!(internal_score(None), 0);
+        assert_eq!(Score::Cp(-42).internal(), -42);
+        assert_eq!(Score::Mate(1).internal(), MATE - 1);
+        assert_eq!(Score::Mate(-1).internal(), -MATE + 2);
     }
 }

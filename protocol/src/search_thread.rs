@@ -19,7 +19,7 @@ use tandem_engine::Position;
 use crate::driver::Event;
 use crate::engine_api::{Control, Engine, Info, Limits, SearchResult};
 use crate::parse::InputError;
-use crate::partner_model::{internal_score, probe_nodes};
+use crate::partner_model::probe_nodes;
 
 /// Room for deep recursion with a move list per ply on the search stack.
 const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
@@ -221,7 +221,7 @@ fn advise(
     context.clocks.ours = left;
     context.clocks.opponent = limits.clock.and_then(|c| c.time(us.other()));
     let budget = probe_nodes(limits, us, left, result.nodes, elapsed)?;
-    let score = internal_score(result.score);
+    let score = result.score.map_or(0, crate::engine_api::Score::internal);
     // `stop` (or `quit`) ends the probes at once, and so does the time cap
     // (should the machine slow down after the speed was measured): the advice
     // is then incomplete and dropped.

@@ -220,7 +220,7 @@ impl Engine {
         let probe = |pos: &Position| -> i32 {
             let limits = Limits { nodes: Some(probe_nodes), depth: Some(6), multipv: 1, ..Limits::default() };
             let result = self.search(pos, history, &limits, control, &mut |_| {});
-            result.score.map_or(0, score_to_internal)
+            result.score.map_or(0, Score::internal)
         };
         let mut need = Vec::new();
         let mut dont_give = Vec::new();
@@ -437,14 +437,6 @@ pub struct Sit {
     /// The piece we wait for (`None`: the partner asked us to sit).
     pub waiting_for: Option<Role>,
     pub up_to: Duration,
-}
-
-fn score_to_internal(score: Score) -> i32 {
-    match score {
-        Score::Cp(cp) => cp,
-        Score::Mate(n) if n > 0 => MATE - 2 * n + 1,
-        Score::Mate(n) => -MATE - 2 * n,
-    }
 }
 
 /// Sit when a piece that pays is likely to arrive (or the partner asked us to),

@@ -90,6 +90,19 @@ pub enum Score {
     Mate(i32),
 }
 
+impl Score {
+    /// The score in the search's internal units: centipawns, and mates as
+    /// `MATE` less the plies to them (the inverse of what a search reports).
+    pub fn internal(self) -> i32 {
+        use super::alphabeta::MATE;
+        match self {
+            Score::Cp(cp) => cp,
+            Score::Mate(n) if n > 0 => MATE - 2 * n + 1,
+            Score::Mate(n) => -MATE - 2 * n,
+        }
+    }
+}
+
 /// Whether a reported score is exact or only a bound (aspiration fail).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {

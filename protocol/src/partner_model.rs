@@ -12,7 +12,7 @@ use tandem_engine::team::{
 };
 use tandem_engine::{Position, Role};
 
-use crate::bughouse::{BughouseContext, Seat};
+use crate::bughouse::{BughouseContext, PartnerMessage, Seat};
 use crate::engine_api::{Clock, Limits};
 use crate::parse::InputError;
 
@@ -348,13 +348,17 @@ impl Outbox {
     /// advised is forgotten, so that it is said again should it come back.
     /// While the partner's `sit` stands we do not ask them to sit: if both
     /// partners sat, neither would move until the clocks ran low.
-    pub fn after_advice(&mut self, advised: &[String], partner_sitting_us: bool) -> Vec<String> {
-        let advised: Vec<&String> = advised.iter().filter(|m| !(partner_sitting_us && *m == "sit")).collect();
+    pub fn after_advice(&mut self, advised: &[PartnerMessage], partner_sitting_us: bool) -> Vec<String> {
+        let advised: Vec<String> = advised
+            .iter()
+            .filter(|m| !(partner_sitting_us && **m == PartnerMessage::Sit))
+            .map(PartnerMessage::to_string)
+            .collect();
         let mut out: Vec<String> = advised.iter().filter_map(|m| self.fresh(m)).collect();
-        if self.said("sit") && !advised.iter().any(|m| *m == "sit") {
+        if self.said("sit") && !advised.iter().any(|m| m == "sit") {
             out.extend(self.fresh("go"));
         }
-        if !advised.iter().any(|m| m.as_str() == "dead") {
+        if !advised.iter().any(|m| m == "dead") {
             self.forget("dead");
         }
         out
@@ -376,8 +380,7 @@ impl Outbox {
     pub fn waiting(&mut self, need: &[Role], in_check: bool) -> Vec<String> {
         let mut out = Vec::new();
         if !need.is_empty() {
-            let letters: Vec<String> = need.iter().map(|r| r.upper_char().to_string()).collect();
-            out.extend(self.fresh(&format!("need {}", letters.join(" "))));
+            out.extend(self.fresh(&PartnerMessage::Need(need.to_vec()).to_string()));
         }
         if in_check {
             out.extend(self.fresh("dead"));
@@ -401,7 +404,6 @@ impl Outbox {
 mod tests {
     use super::*;
     use crate::board_state::BoardState;
-    use crate::bughouse::PartnerMessage;
     use crate::engine_api::Score;
     use tandem_engine::search::alphabeta::MATE;
     use tandem_engine::{parse_fen, BoardId, Color, Rules};
@@ -516,9 +518,9 @@ mod tests {
     #[test]
     fn each_message_is_said_once() {
         let mut outbox = Outbox::default();
-        let words = |list: &[&str]| list.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+        let words = |list: &[&str]| list.iter().map(|m| PartnerMessage::parse(m).unwrap()).collect::<Vec<_>>();
         let advised = words(&["need N", "trades good"]);
-        assert_eq!(outbox.after_advice(&advised, false), advised);
+        assert_eq!(outbox.after_advice(&advised, false), vec!["need N", "trades good"]);
         assert!(outbox.after_advice(&advised, false).is_empty());
         assert_eq!(outbox.after_advice(&words(&["need N Q"]), false), vec!["need N Q"]);
         assert_eq!(outbox.after_advice(&words(&["sit", "dead"]), false), vec!["sit", "dead"]);

@@ -413,7 +413,7 @@ impl UciFrontEnd {
     }
 
     /// The model's messages after a search, each said once.
-    fn tell_advice(&mut self, advised: &[String]) {
+    fn tell_advice(&mut self, advised: &[PartnerMessage]) {
         if self.options.team.messages_on() {
             let partner_sitting_us = self.session.bughouse.requests.sitting;
             let messages = self.outbox.after_advice(advised, partner_sitting_us);
@@ -704,7 +704,7 @@ impl FrontEnd for UciFrontEnd {
                     HoldReason::Waiting(role) => {
                         let ms = release_at.map_or(0, |at| at.saturating_duration_since(Instant::now()).as_millis());
                         self.info_string(&format!("sitting: waiting for a {} for at most {ms} ms", role_name(role)));
-                        let asked = done.advice.iter().flat_map(|a| &a.messages).any(|m| m.starts_with("need"));
+                        let asked = done.advice.iter().flat_map(|a| &a.messages).any(|m| matches!(m, PartnerMessage::Need(_)));
                         let need = if asked { Vec::new() } else { vec![role] };
                         self.tell_waiting(&need, false);
                     }

@@ -681,7 +681,7 @@ impl FrontEnd for XboardFrontEnd {
                 if let HoldReason::Waiting(role) = reason {
                     let ms = release_at.map_or(0, |at| at.saturating_duration_since(Instant::now()).as_millis());
                     self.out.line(&format!("# sitting: waiting for a {} for at most {ms} ms", role_name(role)));
-                    let asked = done.advice.iter().flat_map(|a| &a.messages).any(|m| m.starts_with("need"));
+                    let asked = done.advice.iter().flat_map(|a| &a.messages).any(|m| matches!(m, PartnerMessage::Need(_)));
                     let need = if asked { Vec::new() } else { vec![role] };
                     let messages = self.outbox.waiting(&need, false);
                     self.tell(messages);

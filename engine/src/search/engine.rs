@@ -25,7 +25,7 @@ use super::ordering::{order_moves, Heuristics, Lineage, ScoredMove};
 use super::timeman::TimeManager;
 use super::tt::TranspositionTable;
 use crate::reserve::HAND_ROLES;
-use crate::team::{sit_allowance, ModelSwitches, TeamContext, TeamModel};
+use crate::team::{sit_allowance, ModelSwitches, PartnerMessage, TeamContext, TeamModel, Trades};
 use shakmaty::Role;
 
 use super::limits::Score;
@@ -428,8 +428,8 @@ const SIT_LIKELIHOOD: i32 = 40;
 pub struct Advice {
     /// Wait (do not move) for at most this long, for this piece.
     pub sit: Option<Sit>,
-    /// Messages for the partner, in the vocabulary of PROTOCOL.md.
-    pub messages: Vec<String>,
+    /// Messages for the partner.
+    pub messages: Vec<PartnerMessage>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -452,31 +452,27 @@ fn sit_decision(root: &Position, team: &TeamContext, best_arrival: Option<(Role,
     }
 }
 
-fn letters(roles: &[Role]) -> String {
-    roles.iter().map(|r| r.upper_char().to_string()).collect::<Vec<_>>().join(" ")
-}
-
 /// `need`, `dontgive`, `trades`, `dead` and `sit` from the probes.
-fn partner_messages(score: i32, need: &[Role], dont_give: &[Role], pawn_sinks_us: bool) -> Vec<String> {
+fn partner_messages(score: i32, need: &[Role], dont_give: &[Role], pawn_sinks_us: bool) -> Vec<PartnerMessage> {
     let mut messages = Vec::new();
     if score <= -MATE_BOUND {
-        messages.push("dead".to_string());
+        messages.push(PartnerMessage::Dead);
     }
     if !need.is_empty() {
-        messages.push(format!("need {}", letters(need)));
+        messages.push(PartnerMessage::Need(need.to_vec()));
     }
     if !dont_give.is_empty() {
-        messages.push(format!("dontgive {}", letters(dont_give)));
+        messages.push(PartnerMessage::DontGive(dont_give.to_vec()));
     }
     match (need.is_empty(), dont_give.is_empty()) {
-        (false, true) => messages.push("trades good".to_string()),
-        (true, false) => messages.push("trades bad".to_string()),
+        (false, true) => messages.push(PartnerMessage::Trades(Trades::Good)),
+        (true, false) => messages.push(PartnerMessage::Trades(Trades::Bad)),
         _ => {}
     }
     // A pawn is the piece that reaches the opponent most easily: if even a pawn
     // would sink us, the partner should not trade at all for now.
     if pawn_sinks_us {
-        messages.push("sit".to_string());
+        messages.push(PartnerMessage::Sit);
     }
     messages
 }

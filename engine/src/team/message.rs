@@ -129,7 +129,8 @@ fn clip(text: &str) -> String {
 
 impl fmt::Display for PartnerMessage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let letters = |roles: &[Role]| roles.iter().map(|r| r.char()).collect::<String>();
+        // Upper-case letters, one word each: `need N Q` (either case is read).
+        let letters = |roles: &[Role]| roles.iter().map(|r| r.upper_char().to_string()).collect::<Vec<_>>().join(" ");
         match self {
             PartnerMessage::Sit => f.write_str("sit"),
             PartnerMessage::Go => f.write_str("go"),
@@ -170,7 +171,7 @@ mod tests {
         for bad in ["", "need", "need k", "time x", "time -5", "trades maybe", "move a b"] {
             assert!(PartnerMessage::parse(bad).is_err(), "{bad}");
         }
-        for text in ["sit", "need nq", "trades good", "time 50", "move e2e4", "move", "help"] {
+        for text in ["sit", "need N Q", "trades good", "time 50", "move e2e4", "move", "help"] {
             assert_eq!(PartnerMessage::parse(text).unwrap().to_string(), text);
         }
         assert!(PartnerMessage::parse("otim 5").unwrap().is_vocabulary());

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use tandem_engine::{BoardId, Color, Role};
+use tandem_engine::{BoardId, Color};
 
 use crate::board_state::BoardState;
 use crate::output::echo;
@@ -62,18 +62,7 @@ pub fn parse_partner_message(text: &str) -> Result<PartnerMessage, InputError> {
     PartnerMessage::parse(text).map_err(InputError::new)
 }
 
-/// Our partner's standing requests, as their messages left them.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PartnerRequests {
-    pub sitting: bool,
-    /// `Some(true)` after `fast`, `Some(false)` after `slow`.
-    pub fast: Option<bool>,
-    pub partner_dead: bool,
-    pub need: Vec<Role>,
-    pub dont_give: Vec<Role>,
-    pub trades: Option<Trades>,
-    pub planned_move: Option<String>,
-}
+pub use tandem_engine::team::StandingRequests;
 
 /// Messages kept for the engine; older ones are dropped.
 const MESSAGE_LOG: usize = 64;
@@ -85,7 +74,7 @@ pub struct BughouseContext {
     /// The partner board, once the GUI has sent it.
     pub partner_board: Option<BoardState>,
     pub clocks: Clocks,
-    pub requests: PartnerRequests,
+    pub requests: StandingRequests,
     /// Partner messages received, oldest first (at most the last 64).
     pub messages: Vec<PartnerMessage>,
     /// The partner's handle (CECP `partner`), when one is assigned.
@@ -93,72 +82,18 @@ pub struct BughouseContext {
 }
 
 impl BughouseContext {
-    /// Records a message and updates the standing requests.
+    /// Records a message: the partner's clocks, and the standing requests.
     pub fn receive(&mut self, message: PartnerMessage) {
         let partner = self.seat.partner();
-        let requests = &mut self.requests;
         match &message {
-            PartnerMessage::Sit => requests.sitting = true,
-            PartnerMessage::Go => requests.sitting = false,
-            PartnerMessage::Fast => requests.fast = Some(true),
-            // `slow` ends a wait: the partner moved, so it is no longer dead either.
-            PartnerMessage::Slow => {
-                requests.fast = Some(false);
-                requests.partner_dead = false;
-            }
-            PartnerMessage::Dead => requests.partner_dead = true,
-            PartnerMessage::Cancel => self.cancel_last_request(),
-            PartnerMessage::Move(m) => requests.planned_move = Some(m.clone()),
             PartnerMessage::Time(t) => self.clocks.set(partner.board, partner.color, Some(*t), None),
-            PartnerMessage::OpponentTime(t) => {
-                self.clocks.set(partner.board, partner.color.other(), Some(*t), None)
-            }
-            PartnerMessage::Need(roles) => requests.need = roles.clone(),
-            PartnerMessage::DontGive(roles) => requests.dont_give = roles.clone(),
-            PartnerMessage::Trades(t) => requests.trades = Some(*t),
-            PartnerMessage::MoveNow | PartnerMessage::Help | PartnerMessage::Other(_) => {}
+            PartnerMessage::OpponentTime(t) => self.clocks.set(partner.board, partner.color.other(), Some(*t), None),
+            _ => self.requests.receive(&message, &self.messages),
         }
         if self.messages.len() == MESSAGE_LOG {
             self.messages.remove(0);
         }
         self.messages.push(message);
-    }
-
-    /// `x` undoes the latest request that is still standing.
-    fn cancel_last_request(&mut self) {
-        let requests = &mut self.requests;
-        for message in self.messages.iter().rev() {
-            let undone = match message {
-                PartnerMessage::Sit if requests.sitting => {
-                    requests.sitting = false;
-                    true
-                }
-                PartnerMessage::Fast | PartnerMessage::Slow if requests.fast.is_some() => {
-                    requests.fast = None;
-                    true
-                }
-                PartnerMessage::Need(_) if !requests.need.is_empty() => {
-                    requests.need.clear();
-                    true
-                }
-                PartnerMessage::DontGive(_) if !requests.dont_give.is_empty() => {
-                    requests.dont_give.clear();
-                    true
-                }
-                PartnerMessage::Trades(_) if requests.trades.is_some() => {
-                    requests.trades = None;
-                    true
-                }
-                PartnerMessage::Dead if requests.partner_dead => {
-                    requests.partner_dead = false;
-                    true
-                }
-                _ => false,
-            };
-            if undone {
-                return;
-            }
-        }
     }
 
     /// Forgets the game (a new game starts); the seat and partner name stay.
@@ -170,6 +105,7 @@ impl BughouseContext {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tandem_engine::Role;
 
     #[test]
     fn requests_follow_messages_and_x_cancels_the_latest() {

@@ -102,10 +102,6 @@ pub fn parse_switch(name: &str, value: &str) -> Result<bool, InputError> {
     }
 }
 
-fn role_bits(roles: &[Role]) -> u8 {
-    roles.iter().fold(0, |bits, &role| bits | 1 << role as u8)
-}
-
 /// The team situation for a search of `root` on our board.
 ///
 /// We play the side to move of `root` (the engine's convention); our partner
@@ -129,18 +125,7 @@ pub fn team_context(context: &BughouseContext, root: &Position, clock: Option<&C
         partner: context.clocks.time(Seat { board: other_board, color: us.other() }),
         partner_opponent: context.clocks.time(Seat { board: other_board, color: us }),
     };
-    let requests = if switches.messages {
-        let asked = &context.requests;
-        EngineRequests {
-            need: role_bits(&asked.need),
-            dont_give: role_bits(&asked.dont_give),
-            sit: asked.sitting,
-            fast: asked.fast == Some(true) || asked.partner_dead,
-            trades: asked.trades,
-        }
-    } else {
-        EngineRequests::default()
-    };
+    let requests = if switches.messages { context.requests.for_search() } else { EngineRequests::default() };
     TeamContext { partner_board, clocks, requests, switches }
 }
 

@@ -23,8 +23,10 @@
 //! Every term can be switched off ([`ModelSwitches`]), so its worth is measured.
 
 mod message;
+mod requests;
 
 pub use message::{PartnerMessage, VOCABULARY};
+pub use requests::StandingRequests;
 
 use std::time::Duration;
 

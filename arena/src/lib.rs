@@ -18,6 +18,7 @@ pub mod clock;
 pub mod engine_proc;
 pub mod matchplay;
 pub mod openings;
+pub mod plan;
 pub mod relay5;
 pub mod runner;
 pub mod san;

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use tandem_engine::search::{Control, Engine, Limits};
-use tandem_engine::team::{ModelSwitches, TeamClocks, TeamContext};
+use tandem_engine::team::{ModelSwitches, PartnerMessage, TeamClocks, TeamContext};
 use tandem_engine::{parse_fen, Position, Role, Rules};
 
 fn board(fen: &str) -> Position {
@@ -80,8 +80,11 @@ fn moves_when_behind_on_the_clock() {
 #[test]
 fn asks_for_the_piece_that_mates() {
     let advice = advice_with_clocks(60, 30);
-    let need = advice.messages.iter().find(|m| m.starts_with("need")).expect("a need message");
-    assert!(need.split_whitespace().any(|p| p == "N"), "{need}");
+    let need = advice.messages.iter().find_map(|m| match m {
+        PartnerMessage::Need(roles) => Some(roles),
+        _ => None,
+    });
+    assert!(need.expect("a need message").contains(&Role::Knight), "{:?}", advice.messages);
 }
 
 #[test]
@@ -91,8 +94,11 @@ fn says_dontgive_for_the_piece_that_mates_us() {
     let team = TeamContext { partner_board: Some(board("4k3/8/8/8/8/8/8/4K3[] w - - 0 1")), ..Default::default() };
     let engine = Engine::new();
     let advice = engine.advise(&ours, &[], &team, 0, 20_000);
-    let dont = advice.messages.iter().find(|m| m.starts_with("dontgive")).expect("a dontgive message");
-    assert!(dont.split_whitespace().any(|p| p == "N"), "{dont}");
+    let dont = advice.messages.iter().find_map(|m| match m {
+        PartnerMessage::DontGive(roles) => Some(roles),
+        _ => None,
+    });
+    assert!(dont.expect("a dontgive message").contains(&Role::Knight), "{:?}", advice.messages);
 }
 
 #[test]

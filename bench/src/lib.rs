@@ -163,10 +163,12 @@ pub const POSITIONS: &[BenchPosition] = &[
         bench_depth: Some(3),
         compare_depth: Some(3),
     },
-    // Tandemschach: no drop may give check.
+    // Tandemschach: no drop may give check. Pawns may be dropped on the 7th
+    // rank too, as in Fairy-Stockfish's `nocheckdrops` that cross-checks it
+    // (it cannot forbid a single rank).
     BenchPosition {
         name: "tandemschach",
-        rules: "tandemschach",
+        rules: "tandemschach,pawn_drops=ranks-2-7",
         fen: "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQK2R[NPnp] w KQkq - 0 1",
         perft: &[97, 8_760, 681_890, 49_208_409],
         bench_depth: Some(3),

@@ -5,12 +5,20 @@
 //! `[...]` (none at all for chess, so plain UCI GUIs read it). Castling rights
 //! that the board cannot have (no king or rook at home) are dropped, and an en
 //! passant square no pawn can take on is dropped, as most engines do.
+//!
+//! Castling rights are read in either of two modes. Standard mode takes `KQkq`
+//! (and `HAha`, the same rights as file letters) for a king on e1/e8 and rooks in
+//! the corners, and writes `KQkq`. Chess960 mode ([`parse_fen_with`]) takes
+//! Shredder-FEN (`HAha`: the files of the castling rooks) and X-FEN (`KQkq`: the
+//! outermost rook on that side of the king, a file letter for an inner one), for
+//! a king and rooks on any files of the back rank, and writes Shredder-FEN, as
+//! Stockfish and Fairy-Stockfish do (`HAha` for the standard start position).
 
 use std::fmt;
 
 use shakmaty::{Bitboard, Color, File, Piece, Rank, Role, Square};
 
-use crate::position::{king_home, Position};
+use crate::position::{back_rank, Position};
 use crate::reserve::Reserve;
 use crate::rules::{Promotion, Rules};
 use crate::zobrist::MAX_IN_HAND;
@@ -62,8 +70,14 @@ fn piece_from_char(ch: char) -> Option<Piece> {
     Some(Piece { color: Color::from_white(ch.is_ascii_uppercase()), role })
 }
 
-/// Parses one board's FEN under the given rules.
+/// Parses one board's FEN under the given rules, in standard-castling mode.
 pub fn parse_fen(text: &str, rules: Rules) -> Result<Position, FenError> {
+    parse_fen_with(text, rules, false)
+}
+
+/// Parses one board's FEN; `chess960` selects the Chess960 conventions (see the
+/// module documentation), which the position keeps for its FEN and move text.
+pub fn parse_fen_with(text: &str, rules: Rules, chess960: bool) -> Result<Position, FenError> {
     if text.len() > 512 {
         return Err(error(512, "length", "longer than any FEN (512 bytes)"));
     }
@@ -75,6 +89,7 @@ pub fn parse_fen(text: &str, rules: Rules) -> Result<Position, FenError> {
         return Err(error(fields[6].0, "trailing text", format!("unexpected '{}'", fields[6].1)));
     }
     let mut pos = Position::empty(rules);
+    pos.chess960 = chess960;
     let (placement, reserve_text, reserve_at) = split_reserve(board_field, board_at)?;
     parse_placement(&mut pos, placement, board_at)?;
     if let Some(reserve_text) = reserve_text {
@@ -200,21 +215,62 @@ fn parse_castling(pos: &mut Position, text: &str, at: usize) -> Result<(), FenEr
     for (i, ch) in text.char_indices() {
         let color = Color::from_white(ch.is_ascii_uppercase());
         let rank = color.fold_wb(Rank::First, Rank::Eighth);
-        let file = match ch.to_ascii_lowercase() {
-            'k' => File::H,
-            'q' => File::A,
-            _ => return Err(error(at + i, "castling", format!("unexpected '{ch}' (expected KQkq or -)"))),
+        let letter = ch.to_ascii_lowercase();
+        if !matches!(letter, 'k' | 'q' | 'a'..='h') {
+            return Err(error(at + i, "castling", format!("unexpected '{ch}' (expected KQkq, file letters A-H/a-h or -)")));
+        }
+        // A right needs the king on its back rank (validate() reports a missing or second king).
+        let kings = pos.pieces(color, Role::King);
+        let Some(king) = kings.first().filter(|&k| !kings.more_than_one() && k.rank() == rank) else {
+            continue;
         };
-        let rook = Square::from_coords(file, rank);
-        let has_king = pos.pieces(color, Role::King).contains(king_home(color));
-        if has_king && pos.pieces(color, Role::Rook).contains(rook) {
-            pos.castling.add(rook);
-            // Only tracked where a dropped rook can regain a right; a FEN cannot
-            // say that a king without rights never moved, so it counts as moved.
-            pos.king_unmoved[color as usize] = pos.rules.dropped_rook_castles;
+        let mut rooks = (pos.pieces(color, Role::Rook) & back_rank(color)).into_iter();
+        let rook = match letter {
+            // X-FEN: the outermost rook on that side of the king.
+            'k' => rooks.filter(|r| r.file() > king.file()).last(),
+            'q' => rooks.find(|r| r.file() < king.file()),
+            _ => rooks.find(|r| r.file().char() == letter),
+        };
+        let Some(rook) = rook else {
+            continue;
+        };
+        let standard = king.file() == File::E && matches!(rook.file(), File::A | File::H);
+        if !pos.chess960 && !standard {
+            continue;
+        }
+        let kingside = rook.file() > king.file();
+        let same_side = (pos.castling & back_rank(color)).into_iter().find(|r| (r.file() > king.file()) == kingside);
+        if same_side.is_some_and(|other| other != rook) {
+            let side = if kingside { "king" } else { "queen" };
+            return Err(error(at + i, "castling", format!("'{ch}': a second {side}-side castling right for {color}")));
+        }
+        pos.castling.add(rook);
+        // Only tracked where a dropped rook can regain a right; a FEN cannot
+        // say that a king without rights never moved, so it counts as moved.
+        pos.king_unmoved[color as usize] = pos.rules.dropped_rook_castles;
+    }
+    for color in Color::ALL {
+        if pos.king_unmoved[color as usize] {
+            set_rook_homes(pos, color);
         }
     }
     Ok(())
+}
+
+/// Where a dropped rook of `color` regains a castling right: on each side of the
+/// king, the square of the rook with that side's right, or else the corner.
+fn set_rook_homes(pos: &mut Position, color: Color) {
+    let king = pos.king(color);
+    let rights = pos.castling & back_rank(color);
+    for (kingside, corner) in [(true, File::H), (false, File::A)] {
+        let right = rights.into_iter().find(|r| (r.file() > king.file()) == kingside);
+        let corner = Square::from_coords(corner, king.rank());
+        match right {
+            Some(rook) => pos.rook_homes.add(rook),
+            None if corner != king => pos.rook_homes.add(corner),
+            None => {}
+        }
+    }
 }
 
 fn parse_en_passant(pos: &mut Position, text: &str, at: usize) -> Result<(), FenError> {
@@ -304,13 +360,7 @@ pub fn to_fen(pos: &Position) -> String {
     s.push(' ');
     s.push(pos.turn.char());
     s.push(' ');
-    let mut castling = String::new();
-    for (sq, ch) in [(Square::H1, 'K'), (Square::A1, 'Q'), (Square::H8, 'k'), (Square::A8, 'q')] {
-        if pos.castling.contains(sq) {
-            castling.push(ch);
-        }
-    }
-    s.push_str(if castling.is_empty() { "-" } else { &castling });
+    s.push_str(&castling_text(pos));
     s.push(' ');
     match pos.ep_square {
         Some(sq) => s.push_str(&sq.to_string()),
@@ -318,6 +368,35 @@ pub fn to_fen(pos: &Position) -> String {
     }
     s.push_str(&format!(" {} {}", pos.halfmoves, pos.fullmoves));
     s
+}
+
+/// `KQkq` for standard rights outside Chess960 mode, else Shredder-FEN: the
+/// file letters of the castling rooks, White's first, the king side first.
+fn castling_text(pos: &Position) -> String {
+    let standard = Color::ALL.into_iter().all(|color| {
+        let rights = pos.castling & back_rank(color);
+        rights.is_empty()
+            || (pos.king(color).file() == File::E && rights.into_iter().all(|r| matches!(r.file(), File::A | File::H)))
+    });
+    let mut text = String::new();
+    if standard && !pos.chess960 {
+        for (sq, ch) in [(Square::H1, 'K'), (Square::A1, 'Q'), (Square::H8, 'k'), (Square::A8, 'q')] {
+            if pos.castling.contains(sq) {
+                text.push(ch);
+            }
+        }
+    } else {
+        for color in Color::ALL {
+            for rook in (pos.castling & back_rank(color)).into_iter().rev() {
+                let letter = rook.file().char();
+                text.push(if color == Color::White { letter.to_ascii_uppercase() } else { letter });
+            }
+        }
+    }
+    if text.is_empty() {
+        text.push('-');
+    }
+    text
 }
 
 /// Parses a reserve written as FEN letters (`QNpp`, `-` or empty).
@@ -329,12 +408,17 @@ pub fn parse_reserve_letters(text: &str) -> Result<[Reserve; 2], FenError> {
 
 /// Two boards: `fenA | fenB`.
 pub fn parse_bfen(text: &str, rules: Rules) -> Result<[Position; 2], FenError> {
+    parse_bfen_with(text, rules, false)
+}
+
+/// Two boards, each with the castling conventions of [`parse_fen_with`].
+pub fn parse_bfen_with(text: &str, rules: Rules, chess960: bool) -> Result<[Position; 2], FenError> {
     let Some((a, b)) = text.split_once('|') else {
         return Err(error(0, "BFEN", "expected 'fenA | fenB'"));
     };
-    let board_a = parse_fen(a.trim(), rules)?;
+    let board_a = parse_fen_with(a.trim(), rules, chess960)?;
     let b_at = a.len() + 1 + (b.len() - b.trim_start().len());
-    let board_b = parse_fen(b.trim(), rules).map_err(|mut e| {
+    let board_b = parse_fen_with(b.trim(), rules, chess960).map_err(|mut e| {
         e.offset += b_at;
         e.field = match e.field {
             "board" => "board B",

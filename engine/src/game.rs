@@ -8,7 +8,7 @@ use std::fmt;
 
 use shakmaty::{Color, Role};
 
-use crate::fen::{parse_bfen, to_bfen, FenError};
+use crate::fen::{parse_bfen_with, to_bfen, FenError};
 use crate::movegen::MoveError;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -219,7 +219,12 @@ impl Game {
     }
 
     pub fn from_bfen(text: &str, rules: Rules) -> Result<Game, FenError> {
-        Ok(Game::from_boards(rules, parse_bfen(text, rules)?))
+        Game::from_bfen_with(text, rules, false)
+    }
+
+    /// Two boards from a BFEN, `chess960` as in [`crate::parse_fen_with`].
+    pub fn from_bfen_with(text: &str, rules: Rules, chess960: bool) -> Result<Game, FenError> {
+        Ok(Game::from_boards(rules, parse_bfen_with(text, rules, chess960)?))
     }
 
     pub fn from_boards(rules: Rules, boards: [Position; 2]) -> Game {

@@ -18,7 +18,7 @@ pub mod status;
 pub mod team;
 pub mod zobrist;
 
-pub use fen::{parse_bfen, parse_fen, to_bfen, to_fen, FenError, STARTPOS};
+pub use fen::{parse_bfen, parse_bfen_with, parse_fen, parse_fen_with, to_bfen, to_fen, FenError, STARTPOS};
 pub use game::{BoardId, Game, History, IllegalMove, Seat, Team, SEAT_NAMES};
 pub use movegen::{CheckSquares, Counter, MoveError, MoveSink};
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};

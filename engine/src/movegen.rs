@@ -13,10 +13,10 @@
 use shakmaty::attacks::{
     aligned, between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, ray, rook_attacks,
 };
-use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
+use shakmaty::{Bitboard, Color, Rank, Role, Square};
 
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::position::{rook_corners, Position};
+use crate::position::{back_rank, castling_targets, Position};
 use crate::rules::{DropChecks, PawnDrops, Promotion};
 
 /// Receives generated moves.
@@ -228,25 +228,32 @@ impl Position {
         sink.push_targets(king, Role::King, safe);
     }
 
+    /// Castling with any rook that has a right, the king and rook on any files of
+    /// the back rank (Chess960 rules, of which standard castling is the special
+    /// case): the squares both pieces cross and land on must be empty but for the
+    /// two of them, and no square the king crosses or lands on may be attacked
+    /// once the rook has left its square (in Chess960 the rook may stand between
+    /// the king's target and an attacker on the rank). The caller has checked
+    /// that we are not in check.
     fn gen_castling<S: MoveSink>(&self, sink: &mut S, king: Square, occupied: Bitboard) {
         let us = self.turn;
-        if (self.castling & rook_corners(us)).is_empty() || self.castling_home(us) != Some(king) {
+        let rooks = self.castling & self.pieces(us, Role::Rook) & back_rank(us);
+        if rooks.is_empty() || !back_rank(us).contains(king) {
             return;
         }
         let them = us.other();
-        for rook in self.castling & rook_corners(us) & self.pieces(us, Role::Rook) {
-            let kingside = rook.file() > king.file();
-            let (king_to, passed) = if kingside {
-                (Square::from_coords(File::G, king.rank()), Square::from_coords(File::F, king.rank()))
-            } else {
-                (Square::from_coords(File::C, king.rank()), Square::from_coords(File::D, king.rank()))
-            };
-            if (between(king, rook) & occupied).any() {
+        for rook in rooks {
+            let (king_to, rook_to) = castling_targets(king, rook);
+            let king_path = between(king, king_to).with(king_to);
+            let crossed = (king_path | between(rook, rook_to).with(rook_to)).without(king).without(rook);
+            if (crossed & occupied).any() {
                 continue;
             }
-            let safe = |sq| self.attackers_to(sq, them, occupied).is_empty();
-            if safe(passed) && safe(king_to) {
-                sink.push(Move::new(MoveKind::Castle, king, king_to, Role::King, rook));
+            let without_rook = occupied.without(rook);
+            if king_path.into_iter().all(|sq| self.attackers_to(sq, them, without_rook).is_empty()) {
+                // Chess960 writes castling king-takes-rook: the move's `to` is the rook.
+                let to = if self.chess960 { rook } else { king_to };
+                sink.push(Move::new(MoveKind::Castle, king, to, Role::King, rook));
             }
         }
     }
@@ -483,7 +490,9 @@ impl Position {
     }
 
     /// Finds the legal move whose UCI text is `text` (see [`Move`]'s `Display`).
-    /// Castling is also accepted as king-takes-rook (`e1h1`).
+    /// Castling is also accepted in the other mode's form: king-takes-rook
+    /// (`e1h1`) in standard mode, and the king's target (`e1g1`) in Chess960
+    /// mode when no other legal move is written that way.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let well_formed = text.len() >= 4
             && text.len() <= 7
@@ -493,14 +502,16 @@ impl Position {
             return Err(MoveError::Malformed(text.to_string()));
         }
         let normalized = normalize_move_text(text);
-        self.legal_moves()
-            .into_iter()
-            .find(|m| {
-                let canonical = m.to_string();
-                canonical == normalized
-                    || (m.kind() == MoveKind::Castle
-                        && normalized == format!("{}{}", m.from(), m.aux()))
-            })
+        let moves = self.legal_moves();
+        let castling_as = |m: &Move| {
+            let other_to = if self.chess960 { castling_targets(m.from(), m.aux()).0 } else { m.aux() };
+            format!("{}{}", m.from(), other_to)
+        };
+        moves
+            .iter()
+            .find(|m| m.to_string() == normalized)
+            .or_else(|| moves.iter().find(|m| m.kind() == MoveKind::Castle && castling_as(m) == normalized))
+            .copied()
             .ok_or_else(|| MoveError::Illegal(text.to_string()))
     }
 }

@@ -13,7 +13,9 @@ pub enum MoveKind {
     /// A pawn's two-square step (sets the en passant square).
     DoublePush,
     EnPassant,
-    /// The king moves two squares; the rook square is kept in `aux`.
+    /// Castling: `from` is the king, `aux` the rook it castles with, `to` the
+    /// king's target (g or c file), or the rook's square in Chess960 mode, so that
+    /// the move is written king-takes-rook there.
     Castle,
     /// Promotion to `role` (marked as promoted unless the rules are plain chess).
     Promotion,
@@ -134,8 +136,9 @@ impl Move {
 }
 
 impl fmt::Display for Move {
-    /// UCI long algebraic: `e2e4`, `e7e8q`, `N@e4`, `e1g1`, `e7e8` (fall-through),
-    /// `e7e8@d4` / `e7e8@` (reenter).
+    /// UCI long algebraic: `e2e4`, `e7e8q`, `N@e4`, `e1g1` (castling; `e1h1`,
+    /// king-takes-rook, in Chess960 mode), `e7e8` (fall-through), `e7e8@d4` /
+    /// `e7e8@` (reenter).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind() {
             MoveKind::Drop => write!(f, "{}@{}", self.role().upper_char(), self.to()),

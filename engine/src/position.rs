@@ -7,7 +7,7 @@
 
 use arrayvec::ArrayVec;
 use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
-use shakmaty::{Bitboard, Color, Piece, Rank, Role, Square};
+use shakmaty::{Bitboard, Color, File, Piece, Rank, Role, Square};
 
 use crate::moves::{Move, MoveKind};
 use crate::reserve::Reserve;
@@ -21,8 +21,17 @@ pub struct Position {
     pub(crate) colors: [Bitboard; 2],
     /// Pieces that were promoted from pawns (they go over as pawns when captured).
     pub(crate) promoted: Bitboard,
-    /// Rook squares that still carry a castling right.
+    /// Rook squares that still carry a castling right. A right exists only while
+    /// its king stands, unmoved, on the same back rank (on any file in Chess960).
     pub(crate) castling: Bitboard,
+    /// Where a dropped rook regains a castling right (`dropped_rook_castles`), set
+    /// with the FEN: for each side of an unmoved king, the square of that side's
+    /// castling rook in the FEN, or the corner of a side that had no right there
+    /// (so a1 and h1 for a king on e1, as in standard chess).
+    pub(crate) rook_homes: Bitboard,
+    /// Chess960 conventions: castling rights read and written as file letters
+    /// (Shredder-FEN, X-FEN read too) and castling moves written king-takes-rook.
+    pub(crate) chess960: bool,
     /// Kings that have never moved (a dropped rook may gain castling rights).
     pub(crate) king_unmoved: [bool; 2],
     pub(crate) ep_square: Option<Square>,
@@ -54,16 +63,19 @@ pub(crate) fn role_index(role: Role) -> usize {
     role as usize - 1
 }
 
-/// The home square of each colour's king and its corner rooks.
-pub(crate) fn king_home(color: Color) -> Square {
-    color.fold_wb(Square::E1, Square::E8)
+/// The rank each colour's king and rooks start on.
+#[inline]
+pub(crate) fn back_rank(color: Color) -> Bitboard {
+    Bitboard::from_rank(color.fold_wb(Rank::First, Rank::Eighth))
 }
 
-pub(crate) fn rook_corners(color: Color) -> Bitboard {
-    color.fold_wb(
-        Bitboard::from(Square::A1) | Bitboard::from(Square::H1),
-        Bitboard::from(Square::A8) | Bitboard::from(Square::H8),
-    )
+/// Where the king and the rook land when the king on `king` castles with the
+/// rook on `rook`: the g and f files king-side, the c and d files queen-side,
+/// wherever they started (Chess960 rules; standard castling is the special case).
+#[inline]
+pub(crate) fn castling_targets(king: Square, rook: Square) -> (Square, Square) {
+    let (king_file, rook_file) = if rook.file() > king.file() { (File::G, File::F) } else { (File::C, File::D) };
+    (Square::from_coords(king_file, king.rank()), Square::from_coords(rook_file, king.rank()))
 }
 
 impl Position {
@@ -74,6 +86,8 @@ impl Position {
             colors: [Bitboard::EMPTY; 2],
             promoted: Bitboard::EMPTY,
             castling: Bitboard::EMPTY,
+            rook_homes: Bitboard::EMPTY,
+            chess960: false,
             king_unmoved: [false; 2],
             ep_square: None,
             turn: Color::White,
@@ -138,6 +152,13 @@ impl Position {
     #[inline]
     pub fn castling_rooks(&self) -> Bitboard {
         self.castling
+    }
+
+    /// Does this board follow the Chess960 conventions (Shredder-FEN castling
+    /// rights, castling written king-takes-rook)? Set when the FEN is read.
+    #[inline]
+    pub fn chess960(&self) -> bool {
+        self.chess960
     }
 
     #[inline]
@@ -316,7 +337,7 @@ impl Position {
     }
 
     fn clear_castling(&mut self, color: Color) {
-        for sq in self.castling & rook_corners(color) {
+        for sq in self.castling & back_rank(color) {
             self.castling.discard(sq);
             self.hash ^= zobrist::castling(sq);
         }
@@ -371,22 +392,19 @@ impl Position {
                 if m.role() == Role::Rook
                     && self.rules.dropped_rook_castles
                     && self.king_unmoved[us as usize]
-                    && rook_corners(us).contains(to)
+                    && (self.rook_homes & back_rank(us)).contains(to)
                 {
                     self.castling.add(to);
                     self.hash ^= zobrist::castling(to);
                 }
             }
             MoveKind::Castle => {
+                // `to` is the king's target, or the rook in Chess960 mode: both follow from the rook.
                 let rook_from = m.aux();
-                let rook_to = if rook_from.file() > from.file() {
-                    Square::from_coords(shakmaty::File::F, from.rank())
-                } else {
-                    Square::from_coords(shakmaty::File::D, from.rank())
-                };
+                let (king_to, rook_to) = castling_targets(from, rook_from);
                 self.take(from);
                 self.take(rook_from);
-                self.put(us, Role::King, to, false);
+                self.put(us, Role::King, king_to, false);
                 self.put(us, Role::Rook, rook_to, false);
                 self.clear_castling(us);
             }
@@ -510,11 +528,5 @@ impl Position {
             h ^= zobrist::black_to_move();
         }
         h
-    }
-
-    /// The home squares a castling king starts from, for the generator.
-    pub(crate) fn castling_home(&self, color: Color) -> Option<Square> {
-        let home = king_home(color);
-        self.pieces(color, Role::King).contains(home).then_some(home)
     }
 }

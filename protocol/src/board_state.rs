@@ -1,7 +1,7 @@
 //! One board as a game: where it started, the moves since, and the positions
 //! passed through (for repetition detection by the search).
 
-use tandem_engine::{parse_fen, Color, Move, Position, Reserve, Rules, STARTPOS};
+use tandem_engine::{parse_fen_with, Color, Move, Position, Reserve, Rules, STARTPOS};
 
 use crate::output::echo;
 use crate::parse::InputError;
@@ -24,10 +24,18 @@ impl BoardState {
         BoardState::new(Position::startpos(rules))
     }
 
-    /// A board from a FEN (`None`: the start position) and moves in UCI text.
+    /// The start position, in Chess960 mode if `chess960` (UCI_Chess960).
+    pub fn startpos_with(rules: Rules, chess960: bool) -> BoardState {
+        let start = parse_fen_with(STARTPOS, rules, chess960).expect("the start position is valid");
+        BoardState::new(start)
+    }
+
+    /// A board from a FEN (`None`: the start position) and moves in UCI text,
+    /// with the Chess960 conventions if `chess960` (UCI_Chess960).
     /// Fails without side effects on the first bad FEN field or move.
-    pub fn from_setup(fen: Option<&str>, moves: &[String], rules: Rules) -> Result<BoardState, InputError> {
-        let start = parse_fen(fen.unwrap_or(STARTPOS), rules).map_err(|e| InputError::new(e.to_string()))?;
+    pub fn from_setup(fen: Option<&str>, moves: &[String], rules: Rules, chess960: bool) -> Result<BoardState, InputError> {
+        let start =
+            parse_fen_with(fen.unwrap_or(STARTPOS), rules, chess960).map_err(|e| InputError::new(e.to_string()))?;
         BoardState::with_moves(start, moves)
     }
 
@@ -105,12 +113,13 @@ impl BoardState {
         self.moves.clear();
     }
 
-    /// The same board under other rules (a variant change): the FEN and the
-    /// moves are read again; `None` if they do not hold under the new rules.
-    pub fn under_rules(&self, rules: Rules) -> Option<BoardState> {
+    /// The same board under other rules (a variant change) or castling mode
+    /// (UCI_Chess960): the FEN and the moves are read again; `None` if they do
+    /// not hold under the new rules. (Castling text of either mode is read in both.)
+    pub fn under_rules(&self, rules: Rules, chess960: bool) -> Option<BoardState> {
         let fen = self.start.to_string();
         let moves: Vec<String> = self.moves.iter().map(Move::to_string).collect();
-        BoardState::from_setup(Some(&fen), &moves, rules).ok()
+        BoardState::from_setup(Some(&fen), &moves, rules, chess960).ok()
     }
 }
 
@@ -121,7 +130,7 @@ mod tests {
     #[test]
     fn plays_undoes_and_keeps_state_on_errors() {
         let rules = Rules::crazyhouse();
-        let mut b = BoardState::from_setup(None, &["e2e4".into(), "d7d5".into()], rules).unwrap();
+        let mut b = BoardState::from_setup(None, &["e2e4".into(), "d7d5".into()], rules, false).unwrap();
         assert_eq!(b.history().len(), 2);
         let before = b.position().clone();
         assert!(b.play_text("e4e6").unwrap_err().0.contains("illegal move 'e4e6'"));
@@ -131,7 +140,7 @@ mod tests {
         assert!(b.position().reserve(Color::White).has(tandem_engine::Role::Pawn));
         assert!(b.undo());
         assert_eq!(b.position(), &before);
-        assert!(BoardState::from_setup(None, &["e2e4".into(), "e2e4".into()], rules)
+        assert!(BoardState::from_setup(None, &["e2e4".into(), "e2e4".into()], rules, false)
             .unwrap_err()
             .0
             .contains("move 2 of the list"));

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use clap::Args;
-use tandem_engine::{divide, parse_fen, perft, BoardId, Game, Position, Promotion, Rules, STARTPOS};
+use tandem_engine::{divide, parse_fen_with, perft, BoardId, Game, Position, Promotion, Rules, STARTPOS};
 
 #[derive(Args)]
 pub struct PerftArgs {
@@ -26,6 +26,10 @@ pub struct PerftArgs {
     /// Print the leaf count below each root move.
     #[arg(long)]
     divide: bool,
+    /// Chess960 castling: Shredder-FEN or X-FEN rights, the king and rooks on any
+    /// files, castling written king-takes-rook (`e1h1`) in the `--divide` split.
+    #[arg(long)]
+    chess960: bool,
 }
 
 /// Deeper walks take longer than anyone waits; refuse them up front.
@@ -62,7 +66,7 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
 /// the other board (`promotion=steal` takes its pieces from there).
 fn root_position(args: &PerftArgs) -> Result<Position, String> {
     if let Some(bfen) = &args.bfen {
-        let game = Game::from_bfen(bfen, args.rules).map_err(|e| e.to_string())?;
+        let game = Game::from_bfen_with(bfen, args.rules, args.chess960).map_err(|e| e.to_string())?;
         return Ok(game.board(args.board).clone());
     }
     if args.rules.promotion == Promotion::Steal {
@@ -72,5 +76,5 @@ fn root_position(args: &PerftArgs) -> Result<Position, String> {
         None | Some("startpos") => STARTPOS,
         Some(fen) => fen,
     };
-    parse_fen(fen, args.rules).map_err(|e| e.to_string())
+    parse_fen_with(fen, args.rules, args.chess960).map_err(|e| e.to_string())
 }

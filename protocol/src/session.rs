@@ -74,6 +74,8 @@ fn valid_rules(error: &RulesError) -> String {
 pub struct Session {
     config: RulesConfig,
     rules: Rules,
+    /// UCI_Chess960: boards are set up with the Chess960 castling conventions.
+    chess960: bool,
     /// Our board: the one we move on.
     pub board: BoardState,
     pub bughouse: BughouseContext,
@@ -83,7 +85,7 @@ impl Default for Session {
     fn default() -> Session {
         let config = RulesConfig::default();
         let rules = Rules::chess();
-        Session { config, rules, board: BoardState::startpos(rules), bughouse: BughouseContext::default() }
+        Session { config, rules, chess960: false, board: BoardState::startpos(rules), bughouse: BughouseContext::default() }
     }
 }
 
@@ -96,6 +98,20 @@ impl Session {
         &self.config
     }
 
+    pub fn chess960(&self) -> bool {
+        self.chess960
+    }
+
+    /// Switches the Chess960 conventions (UCI_Chess960); the boards are read
+    /// again in the new mode. Returns a note when a board had to be reset.
+    pub fn set_chess960(&mut self, on: bool) -> Option<String> {
+        if on == self.chess960 {
+            return None;
+        }
+        self.chess960 = on;
+        self.reread_boards()
+    }
+
     /// Changes the rules settings if they make valid rules; the boards are read
     /// again under the new rules (or reset when they no longer hold).
     /// Returns a note when a board had to be reset.
@@ -106,20 +122,27 @@ impl Session {
             return Ok(None);
         }
         self.rules = rules;
+        Ok(self.reread_boards())
+    }
+
+    /// Reads our board and the partner's again under the rules and castling
+    /// mode in force; a note when ours had to be reset.
+    fn reread_boards(&mut self) -> Option<String> {
+        let (rules, chess960) = (self.rules, self.chess960);
         let mut note = None;
-        self.board = self.board.under_rules(rules).unwrap_or_else(|| {
+        self.board = self.board.under_rules(rules, chess960).unwrap_or_else(|| {
             note = Some("the position does not hold under the new rules: reset to the start position".to_string());
-            BoardState::startpos(rules)
+            BoardState::startpos_with(rules, chess960)
         });
         if let Some(partner) = &self.bughouse.partner_board {
-            self.bughouse.partner_board = partner.under_rules(rules);
+            self.bughouse.partner_board = partner.under_rules(rules, chess960);
         }
-        Ok(note)
+        note
     }
 
     /// A new game: the start position, the bughouse context forgotten.
     pub fn new_game(&mut self) {
-        self.board = BoardState::startpos(self.rules);
+        self.board = BoardState::startpos_with(self.rules, self.chess960);
         self.bughouse.reset_game();
     }
 }
@@ -152,7 +175,7 @@ mod tests {
     #[test]
     fn variant_change_keeps_the_position_when_it_holds() {
         let mut s = Session::default();
-        s.board = BoardState::from_setup(None, &["e2e4".into()], s.rules()).unwrap();
+        s.board = BoardState::from_setup(None, &["e2e4".into()], s.rules(), false).unwrap();
         let note = s.set_config(config(Preset::Crazyhouse, "")).unwrap();
         assert_eq!(note, None);
         assert_eq!(s.board.moves().len(), 1);

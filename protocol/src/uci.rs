@@ -138,6 +138,7 @@ impl UciFrontEnd {
                 "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
             ),
             format!("option name UCI_Variant type combo default chess{variants}"),
+            "option name UCI_Chess960 type check default false".to_string(),
             "option name Rules type string default <empty>".to_string(),
             "option name Clear Hash type button".to_string(),
         ]
@@ -181,6 +182,11 @@ impl UciFrontEnd {
                 let config = RulesConfig { variant, ..self.session.config().clone() };
                 self.set_rules(config)?;
             }
+            "uci_chess960" => {
+                if let Some(note) = self.session.set_chess960(parse_check("UCI_Chess960", needs_value()?)?) {
+                    self.info_string(&note);
+                }
+            }
             "rules" => {
                 let text = value.unwrap_or("").trim();
                 let overrides = if text == "<empty>" { "" } else { text };
@@ -213,13 +219,13 @@ impl UciFrontEnd {
     }
 
     fn set_position(&mut self, command: PositionCommand) -> Result<(), InputError> {
-        let rules = self.session.rules();
+        let (rules, chess960) = (self.session.rules(), self.session.chess960());
         match command.setup {
-            Setup::StartPos => self.session.board = BoardState::from_setup(None, &command.moves, rules)?,
-            Setup::Fen(fen) => self.session.board = BoardState::from_setup(Some(&fen), &command.moves, rules)?,
+            Setup::StartPos => self.session.board = BoardState::from_setup(None, &command.moves, rules, chess960)?,
+            Setup::Fen(fen) => self.session.board = BoardState::from_setup(Some(&fen), &command.moves, rules, chess960)?,
             Setup::Bfen(text) => {
                 // Through a game, so each board knows what a `steal` could take from the other.
-                let game = Game::from_bfen(&text, rules).map_err(|e| InputError::new(e.to_string()))?;
+                let game = Game::from_bfen_with(&text, rules, chess960).map_err(|e| InputError::new(e.to_string()))?;
                 let [a, b] = game.boards().clone();
                 let (ours, partner) = match self.session.bughouse.seat.board {
                     BoardId::A => (a, b),
@@ -465,11 +471,11 @@ impl UciFrontEnd {
     }
 
     fn set_partner(&mut self, command: PartnerCommand) -> Result<(), InputError> {
-        let rules = self.session.rules();
+        let (rules, chess960) = (self.session.rules(), self.session.chess960());
         let context = &mut self.session.bughouse;
         match command {
             PartnerCommand::Set { fen, moves } => {
-                context.partner_board = Some(BoardState::from_setup(fen.as_deref(), &moves, rules)?);
+                context.partner_board = Some(BoardState::from_setup(fen.as_deref(), &moves, rules, chess960)?);
             }
             PartnerCommand::Move(text) => {
                 let board = context.partner_board.as_mut().ok_or_else(|| {

@@ -17,6 +17,10 @@ rules-spec is one of
     bughouse                       UCI_Variant bughouse (captures leave the board)
     bughouse,drop_checks=no-check  bughouse with `dropChecks = false`, loaded via VariantPath
 
+and any of them may end in `,chess960`: UCI_Chess960 true, FENs with Shredder-FEN
+castling rights (`HFhf`, the files of the castling rooks), as Fairy-Stockfish
+prints them in that mode.
+
 Usage
     fsf_perft.py [--engine PATH] [INPUT]
         Read lines `<rules-spec> ; <FEN> ; <depth>` from INPUT (default stdin)
@@ -71,6 +75,16 @@ VARIANTS = {
     "bughouse,drop_checks=no-check": "nocheckdrops",
 }
 
+# The rules-spec suffix that turns on UCI_Chess960.
+CHESS960 = "chess960"
+
+
+def split_spec(spec):
+    """(rules-spec without `chess960`, whether it asked for Chess960)."""
+    parts = [p.strip() for p in spec.split(",")]
+    return ",".join(p for p in parts if p != CHESS960), CHESS960 in parts
+
+
 # UCI_Variant name -> expected Engine.probe() fingerprint: whether FENs carry a
 # reserve, perft 3 of a king capture (the pawn enters the hand only in
 # crazyhouse), perft 1 with a knight in hand (4 of its drops give check).
@@ -116,6 +130,7 @@ class Engine:
         # VariantPath must be set before UCI_Variant names a variant it defines.
         self.send("setoption name VariantPath value " + self.ini.name)
         self.variant = None
+        self.chess960 = None
 
     def close(self):
         try:
@@ -149,12 +164,15 @@ class Engine:
         return self.read_until(lambda l: l == "readyok")
 
     def set_rules(self, spec):
-        if spec not in VARIANTS:
-            raise OracleError("unknown rules-spec %r (known: %s)" % (spec, ", ".join(VARIANTS)))
-        name = VARIANTS[spec]
-        if self.variant == name:
+        base, chess960 = split_spec(spec)
+        if base not in VARIANTS:
+            raise OracleError("unknown rules-spec %r (known: %s, each optionally with ,%s)"
+                              % (spec, ", ".join(VARIANTS), CHESS960))
+        name = VARIANTS[base]
+        if self.variant == name and self.chess960 == chess960:
             return
         self.send("setoption name UCI_Variant value " + name)
+        self.send("setoption name UCI_Chess960 value " + ("true" if chess960 else "false"))
         self.send("ucinewgame")
         self.sync()
         self.variant = None
@@ -164,7 +182,13 @@ class Engine:
         if got != PROBES[name]:
             raise OracleError("engine is not playing %r (probe %r, want %r); "
                               "is the VariantPath ini loaded?" % (name, got, PROBES[name]))
+        # Chess960 mode shows castling rights as rook files.
+        reserve = "" if name == "chess" else "[]"
+        printed, _ = self.display("4k3/8/8/8/8/8/8/R3K2R%s w KQ - 0 1" % reserve)
+        if printed.split()[2] != ("HA" if chess960 else "KQ"):
+            raise OracleError("UCI_Chess960 %s not in effect (printed %r)" % (chess960, printed))
         self.variant = name
+        self.chess960 = chess960
 
     def probe(self):
         """Fingerprint of the rules in effect, see PROBES."""
@@ -213,6 +237,7 @@ def normalize_fen(fen):
 
 def static_checks(spec, fen):
     """Checks that need no engine: reserve brackets, kings, pawn ranks, fields."""
+    spec, _ = split_spec(spec)
     fields = fen.split()
     if len(fields) != 6:
         raise OracleError("FEN needs 6 fields: %r" % fen)

@@ -10,6 +10,16 @@ pub struct PerftEntry {
     pub counts: Vec<u64>,
 }
 
+impl PerftEntry {
+    /// The rules-spec without its `chess960` part, and whether the entry is
+    /// read in Chess960 mode (`crazyhouse,chess960`: Shredder-FEN castling).
+    pub fn rules_and_mode(&self) -> (String, bool) {
+        let parts: Vec<&str> = self.rules.split(',').map(str::trim).collect();
+        let spec: Vec<&str> = parts.iter().copied().filter(|&p| p != "chess960").collect();
+        (spec.join(","), spec.len() < parts.len())
+    }
+}
+
 pub fn read_perft_file(path: &Path) -> Vec<PerftEntry> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()

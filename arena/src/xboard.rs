@@ -7,7 +7,7 @@
 //! (`setboard`) whenever the engine's game and ours part (a new board in
 //! relay5, a rejected move, an outside change).
 //!
-//! Peer quirks handled here (shared/PEERS.md): `variant` must follow `new`;
+//! Peer quirks handled here (docs/PEERS.md): `variant` must follow `new`;
 //! `setboard` gets the FEN without reserves, which follow as `holding`, and
 //! only after the engine's first `go` or move; an engine that moves at once on
 //! any input during its search (Sjeng) gets reserves and partner messages

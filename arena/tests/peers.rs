@@ -1,4 +1,4 @@
-//! Short real matches against the peers of shared/PEERS.md: fairy-stockfish
+//! Short real matches against the peers of docs/PEERS.md: fairy-stockfish
 //! (UCI, `UCI_Variant bughouse`) and Sjeng (CECP). Without them these tests
 //! say so and pass, unless `TANDEM_REQUIRE_PEERS` is set (as CI does).
 //!

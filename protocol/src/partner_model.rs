@@ -30,7 +30,7 @@ pub struct TeamOptions {
 impl Default for TeamOptions {
     /// Messages start off: in self-play at 10+0 two talking partners scored
     /// 13 of 60 matches against silent ones (the other terms alone: even), so
-    /// they wait for tuning. README.md has the runs.
+    /// they wait for tuning. docs/experiments/partner-model-self-play.md has the runs.
     fn default() -> TeamOptions {
         TeamOptions { model: true, flow: true, forecast: true, sitting: true, messages: false }
     }

@@ -7,7 +7,7 @@
 //! are short, but planning for 25 spent the clock in the opening and left the
 //! middlegame, where the mating attacks come, to the increment (against
 //! Fairy-Stockfish at 5+0.05, 35 scored about 8 points in 100 better than 25
-//! or 50; README, "Strength and speed").
+//! or 50; docs/experiments/round-06-time-manager.md).
 //!
 //! In bughouse a piece may arrive while we think: the search restarts from
 //! the new position ([`Limits::spent`] says how long the move has run). The
@@ -36,7 +36,7 @@ const NEXT_ITERATION_GROWTH: f64 = 2.0;
 /// of round 16 kept a fifth more of its clock than Fairy-Stockfish through
 /// the middlegame and ended games with 1.6 s of 5 s left; 80 % scored
 /// 55.2 % in self-play against 60 % and 58.7 % against Fairy-Stockfish over
-/// 300 games (README, round 17).
+/// 300 games (docs/experiments/round-17-the-clock.md).
 const SOFT_SHARE_PERCENT: u32 = 80;
 
 #[derive(Debug)]

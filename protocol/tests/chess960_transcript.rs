@@ -3,27 +3,8 @@
 
 mod common;
 
+use common::uci::{bestmove, fen, say};
 use common::Tandem;
-
-/// Sends `line` and returns what the engine said before answering `isready`.
-fn say(t: &mut Tandem, line: &str) -> Vec<String> {
-    t.exchange(line, "isready", "readyok")
-}
-
-/// The `fen` line of the `d` display.
-fn fen(t: &mut Tandem) -> String {
-    let shown = say(t, "d");
-    shown
-        .iter()
-        .find_map(|l| l.strip_prefix("info string fen "))
-        .unwrap_or_else(|| panic!("no fen in {shown:?}"))
-        .to_string()
-}
-
-fn bestmove(t: &mut Tandem) -> String {
-    let line = t.expect_prefix("bestmove ");
-    line.split_whitespace().nth(1).unwrap_or_default().to_string()
-}
 
 fn chess960(variant: &str) -> Tandem {
     let mut t = Tandem::start();

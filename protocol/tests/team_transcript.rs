@@ -7,11 +7,8 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use common::uci::say;
 use common::Tandem;
-
-fn say(t: &mut Tandem, line: &str) -> Vec<String> {
-    t.exchange(line, "isready", "readyok")
-}
 
 /// Reads up to the `bestmove` line; returns the move and every line before it.
 fn search(t: &mut Tandem, go: &str) -> (String, Vec<String>) {

@@ -5,22 +5,8 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use common::uci::{bestmove, fen, say};
 use common::Tandem;
-
-/// Sends `line` and returns what the engine said before answering `isready`.
-fn say(t: &mut Tandem, line: &str) -> Vec<String> {
-    t.exchange(line, "isready", "readyok")
-}
-
-/// The `fen` line of the `d` display.
-fn fen(t: &mut Tandem) -> String {
-    let shown = say(t, "d");
-    shown
-        .iter()
-        .find_map(|l| l.strip_prefix("info string fen "))
-        .unwrap_or_else(|| panic!("no fen in {shown:?}"))
-        .to_string()
-}
 
 fn assert_error(t: &mut Tandem, line: &str, expected: &str) {
     let reply = say(t, line);
@@ -28,11 +14,6 @@ fn assert_error(t: &mut Tandem, line: &str, expected: &str) {
         reply.iter().any(|l| l.starts_with("info string error: ") && l.contains(expected)),
         "'{line}' should fail with '{expected}', got {reply:?}"
     );
-}
-
-fn bestmove(t: &mut Tandem) -> String {
-    let line = t.expect_prefix("bestmove ");
-    line.split_whitespace().nth(1).unwrap_or_default().to_string()
 }
 
 fn crazyhouse() -> Tandem {

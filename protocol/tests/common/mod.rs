@@ -129,3 +129,29 @@ impl Drop for Tandem {
         let _ = self.child.wait();
     }
 }
+
+/// UCI sessions: a command answered before `isready`, the shown FEN, the best move.
+pub mod uci {
+    use super::Tandem;
+
+    /// Sends `line` and returns what the engine said before answering `isready`.
+    pub fn say(t: &mut Tandem, line: &str) -> Vec<String> {
+        t.exchange(line, "isready", "readyok")
+    }
+
+    /// The `fen` line of the `d` display.
+    pub fn fen(t: &mut Tandem) -> String {
+        let shown = say(t, "d");
+        shown
+            .iter()
+            .find_map(|l| l.strip_prefix("info string fen "))
+            .unwrap_or_else(|| panic!("no fen in {shown:?}"))
+            .to_string()
+    }
+
+    /// The move of the next `bestmove` line.
+    pub fn bestmove(t: &mut Tandem) -> String {
+        let line = t.expect_prefix("bestmove ");
+        line.split_whitespace().nth(1).unwrap_or_default().to_string()
+    }
+}

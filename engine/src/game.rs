@@ -300,24 +300,21 @@ impl Game {
     fn play_unchecked(&mut self, id: BoardId, m: Move) {
         let mover = self.board(id).turn();
         let effects = self.boards[id.index()].play(m);
-        if self.ended[id.other().index()] {
-            // Captured pieces and promoted pawns leave the game.
-            let hash = self.board(id).hash();
-            self.histories[id.index()].push(hash, m.is_drop());
-            return;
-        }
-        let other = &mut self.boards[id.other().index()];
-        if self.rules.flow == Flow::Partner {
-            for piece in effects.to_other_board {
-                other.add_to_reserve(piece.color, piece.role);
+        // Nothing reaches an ended board: captured pieces and promoted pawns leave the game.
+        if !self.ended[id.other().index()] {
+            let other = &mut self.boards[id.other().index()];
+            if self.rules.flow == Flow::Partner {
+                for piece in effects.to_other_board {
+                    other.add_to_reserve(piece.color, piece.role);
+                }
             }
-        }
-        if let Some(role) = effects.stolen {
-            // (choice) Of several pieces of the role, the one on the lowest square
-            // (a1 first) is taken; the promoted pawn goes to that board's reserve.
-            if let Some(sq) = other.pieces(mover, role).first() {
-                other.remove_piece(sq);
-                other.add_to_reserve(mover, Role::Pawn);
+            if let Some(role) = effects.stolen {
+                // (choice) Of several pieces of the role, the one on the lowest square
+                // (a1 first) is taken; the promoted pawn goes to that board's reserve.
+                if let Some(sq) = other.pieces(mover, role).first() {
+                    other.remove_piece(sq);
+                    other.add_to_reserve(mover, Role::Pawn);
+                }
             }
         }
         let hash = self.board(id).hash();
@@ -334,8 +331,9 @@ impl Game {
                     self.boards[id.index()].set_steal_pool(color, 0);
                 }
             } else {
-                let other = self.boards[id.other().index()].clone();
-                self.boards[id.index()].take_steal_pools_from(&other);
+                let [a, b] = &mut self.boards;
+                let (this, other) = if id == BoardId::A { (a, &*b) } else { (b, &*a) };
+                this.take_steal_pools_from(other);
             }
         }
     }

@@ -286,12 +286,12 @@ impl UciFrontEnd {
             return;
         }
         let other = if our_board {
-            self.session.bughouse.partner_board.as_ref().map(|b| b.position().clone())
+            self.session.bughouse.partner_board.as_ref().map(BoardState::position)
         } else {
-            Some(self.session.board.position().clone())
+            Some(self.session.board.position())
         };
         match other {
-            Some(other) => root.take_steal_pools_from(&other),
+            Some(other) => root.take_steal_pools_from(other),
             None => self.info_string(
                 "promotion=steal takes from the other board, which is unknown ('position bfen' or 'partner fen'): no pawn promotes in this search",
             ),

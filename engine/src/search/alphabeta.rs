@@ -515,11 +515,13 @@ impl<'a> Searcher<'a> {
             }
             let quiet = is_quiet(pos, m);
             let gives_check = pos.gives_check_with(m, &checks);
+            // A check that does not hang the checking piece: extended below,
+            // and searched even past the move count.
+            let safe_check = gives_check && see_ge(pos, m, 0);
             let node = NodeView { depth, ply, is_pv, in_check, improving, static_eval, alpha, best_score, late_move_limit, lineage };
-            if self.skips_move(pos, m, index, quiet, gives_check, &node) {
+            if self.skips_move(pos, m, index, quiet, gives_check, safe_check, &node) {
                 continue;
             }
-            let safe_check = gives_check && see_ge(pos, m, 0);
 
             let child_balance = balance + self.flow_delta(pos, m);
             let mut child = pos.clone();
@@ -672,7 +674,8 @@ impl<'a> Searcher<'a> {
     /// mate is held off, late move, history, futility, SEE and continuation
     /// pruning of quiet moves and drops, quiet checks that hang the checker
     /// past the move count, and captures that lose too much near the leaves.
-    fn skips_move(&self, pos: &Position, m: Move, index: usize, quiet: bool, gives_check: bool, node: &NodeView) -> bool {
+    #[allow(clippy::too_many_arguments)]
+    fn skips_move(&self, pos: &Position, m: Move, index: usize, quiet: bool, gives_check: bool, safe_check: bool, node: &NodeView) -> bool {
         let NodeView { depth, ply, is_pv, in_check, static_eval, alpha, best_score, late_move_limit, lineage, .. } = *node;
         if in_check && !gives_check && ply > 0 && is_losing_quiet_evasion(pos, m, best_score) {
             return true;
@@ -710,7 +713,6 @@ impl<'a> Searcher<'a> {
         // Quiet checks past the move count are searched unless they hang the
         // checking piece (most are drops next to the king onto a square the
         // opponent wins: a quarter of the tree to depth 10).
-        let safe_check = gives_check && see_ge(pos, m, 0);
         if !is_pv && !in_check && quiet && gives_check && !safe_check && index >= late_move_limit && best_score > -MATE_BOUND {
             return true;
         }

@@ -124,15 +124,7 @@ impl UciAdapter {
     fn rules_overrides(&self, variant: &str) -> Option<String> {
         self.declared("Rules")?;
         let base: Rules = variant.parse().ok()?;
-        let overrides: Vec<String> = self
-            .rules
-            .options()
-            .into_iter()
-            .zip(base.options())
-            .filter(|(ours, theirs)| ours.1 != theirs.1)
-            .map(|(ours, _)| format!("{}={}", ours.0, ours.1))
-            .collect();
-        (!overrides.is_empty()).then(|| overrides.join(","))
+        self.rules.overrides_against(&base)
     }
 
     fn go_line(&self, clocks: &ClockReading, partner: Option<&ClockReading>) -> String {

@@ -53,6 +53,8 @@ pub struct XboardAdapter {
     usermove: bool,
     my_name: Option<String>,
     variants: Option<Vec<String>>,
+    /// The names of the options the engine declared (`feature option="NAME -type …"`).
+    declared_options: Vec<String>,
     /// `done=0` seen: the engine asked for more time to start.
     asked_for_time: bool,
     setup: Option<GameSetup>,
@@ -83,6 +85,7 @@ impl XboardAdapter {
             usermove: false,
             my_name: None,
             variants: None,
+            declared_options: Vec::new(),
             asked_for_time: false,
             setup: None,
             color: Color::White,
@@ -134,6 +137,7 @@ impl XboardAdapter {
                 "usermove" => self.usermove = value == "1",
                 "myname" => self.my_name = Some(value.clone()),
                 "variants" => self.variants = Some(value.split(',').map(|v| v.trim().to_string()).collect()),
+                "option" => self.declared_options.push(option_name(&value).to_string()),
                 _ => {}
             }
             let verdict = if key == "san" && value == "1" { "rejected" } else { "accepted" };
@@ -148,10 +152,25 @@ impl XboardAdapter {
                 return Handshake::Failed(format!("the engine does not play variant {variant}"));
             }
         }
+        lines.extend(self.rules_line());
         for (name, value) in &self.user_options {
             lines.push(format!("option {name}={value}"));
         }
         Handshake::Ready(lines)
+    }
+
+    /// `option Rules=…` for an engine that declared tandem's `Rules` option,
+    /// when our rules differ from its variant's preset (the UCI adapter sends
+    /// the same overrides): without it tandem would play chess.com's bughouse
+    /// under an arbiter judging, say, `mate=standard`.
+    fn rules_line(&self) -> Option<String> {
+        let declared = |name: &str| self.declared_options.iter().any(|o| o.eq_ignore_ascii_case(name));
+        let user_sets = self.user_options.iter().any(|(name, _)| name.eq_ignore_ascii_case("Rules"));
+        if !declared("Rules") || user_sets {
+            return None;
+        }
+        let base: Rules = self.variant().unwrap_or("chess").parse().ok()?;
+        self.rules.overrides_against(&base).map(|overrides| format!("option Rules={overrides}"))
     }
 
     /// `new` … `level`: a fresh game of our variant.
@@ -472,6 +491,11 @@ fn parse_features(line: &str) -> Vec<(String, String)> {
     pairs
 }
 
+/// The name in an option declaration, `Move Overhead -spin 30 0 5000` → `Move Overhead`.
+fn option_name(declaration: &str) -> &str {
+    declaration.split(" -").next().unwrap_or(declaration).trim()
+}
+
 /// An engine's move in our UCI form: `P@e4` drops, `e7e8q` promotions, `e1g1` castling.
 fn normalize_move(text: &str, color: Color) -> String {
     let text = text.trim_end_matches(['+', '#', '!', '?']).replace('=', "");
@@ -533,6 +557,30 @@ mod tests {
             parse_features("feature option=\"Move Overhead -spin 30 0 5000\"")[0].1,
             "Move Overhead -spin 30 0 5000"
         );
+    }
+
+    #[test]
+    fn an_engine_with_a_rules_option_hears_the_overrides_of_its_variant() {
+        let declared = "feature myname=\"tandem\" variants=\"normal,bughouse\" option=\"Rules -string <empty>\" done=1";
+        let handshake = |rules: &str, options: Vec<(String, String)>| {
+            let mut adapter = XboardAdapter::new(rules.parse().unwrap(), options, None);
+            match adapter.handshake_line(declared) {
+                Handshake::Ready(lines) => lines.into_iter().filter(|l| l.starts_with("option")).collect::<Vec<_>>(),
+                _ => panic!("handshake not finished"),
+            }
+        };
+        assert_eq!(handshake("bughouse,mate=standard", Vec::new()), ["option Rules=mate=standard"]);
+        assert!(handshake("bughouse", Vec::new()).is_empty());
+        let own = vec![("Rules".to_string(), "mate=potential".to_string())];
+        assert_eq!(handshake("bughouse,mate=standard", own), ["option Rules=mate=potential"]);
+        // An engine without the option (Fairy-Stockfish, Sjeng) hears nothing of it.
+        let mut fsf = XboardAdapter::new("bughouse,mate=standard".parse().unwrap(), Vec::new(), None);
+        let Handshake::Ready(lines) = fsf.handshake_line("feature variants=\"bughouse\" option=\"Ponder -check 0\" done=1")
+        else {
+            panic!("handshake not finished")
+        };
+        assert!(lines.iter().all(|l| !l.starts_with("option")), "{lines:?}");
+        assert_eq!(option_name("Move Overhead -spin 30 0 5000"), "Move Overhead");
     }
 
     #[test]

@@ -293,6 +293,19 @@ impl Rules {
         Ok(())
     }
 
+    /// The `key=value` overrides (comma-joined, the `Rules` option's syntax)
+    /// that turn `base` into these rules; `None` when they are the same.
+    pub fn overrides_against(&self, base: &Rules) -> Option<String> {
+        let overrides: Vec<String> = self
+            .options()
+            .into_iter()
+            .zip(base.options())
+            .filter(|(ours, theirs)| ours.1 != theirs.1)
+            .map(|(ours, _)| format!("{}={}", ours.0, ours.1))
+            .collect();
+        (!overrides.is_empty()).then(|| overrides.join(","))
+    }
+
     /// The option values as `key=value` pairs, in the order of RULES.md §2.
     pub fn options(&self) -> [(&'static str, &'static str); 9] {
         [

@@ -8,6 +8,7 @@ pub mod bench;
 pub mod fen;
 pub mod game;
 pub mod movegen;
+pub mod nnue;
 pub mod moves;
 pub mod perft;
 pub mod position;

@@ -161,6 +161,11 @@ impl History {
         self.entries.is_empty()
     }
 
+    /// The hashes of the positions reached, oldest first.
+    pub fn hashes(&self) -> impl Iterator<Item = u64> + '_ {
+        self.entries.iter().map(|&(hash, _)| hash)
+    }
+
     /// Does the position `hash` (the latest entry) end the game under `rule`?
     /// `threefold`: it has occurred three times. `fourfold-no-drops` (French
     /// rule 10): it has occurred four times, and at least one of the two

@@ -10,6 +10,8 @@
 //! evaluation ranks positions, not its size. Every weight is moved one step at
 //! a time while the error falls: the local search Texel tuning is known by.
 
+pub mod nnue;
+
 use rayon::prelude::*;
 use tandem_engine::search::eval::{evaluate_params, EvalParams, Expected};
 use tandem_engine::{parse_fen, Position, Rules};

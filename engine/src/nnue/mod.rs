@@ -11,27 +11,28 @@ pub use accumulator::{Accumulator, AccumulatorStack};
 pub use features::{Snapshot, INPUTS};
 pub use network::{NetError, Network, HIDDEN, QA, QB, SCALE};
 
+/// A network with small random weights (a fixed xorshift sequence), for tests.
+#[cfg(test)]
+pub(crate) fn random_network(seed: u64) -> Network {
+    let mut state = seed | 1;
+    let mut next = |range: i16| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % (2 * range as u64 + 1)) as i16 - range
+    };
+    Network {
+        feature_weights: (0..INPUTS * HIDDEN).map(|_| next(60)).collect(),
+        feature_bias: (0..HIDDEN).map(|_| next(200)).collect(),
+        output_weights: (0..2 * HIDDEN).map(|_| next(100)).collect(),
+        output_bias: i32::from(next(1000)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::{BoardId, Color, Game, Position, Rules};
-
-    /// A network with small random weights (a fixed xorshift sequence).
-    fn random_network(seed: u64) -> Network {
-        let mut state = seed | 1;
-        let mut next = |range: i16| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % (2 * range as u64 + 1)) as i16 - range
-        };
-        Network {
-            feature_weights: (0..INPUTS * HIDDEN).map(|_| next(60)).collect(),
-            feature_bias: (0..HIDDEN).map(|_| next(200)).collect(),
-            output_weights: (0..2 * HIDDEN).map(|_| next(100)).collect(),
-            output_bias: i32::from(next(1000)),
-        }
-    }
 
     /// Random games of `rules` (both boards of a two-board game, moves picked
     /// by a xorshift), the position after every move passed to `visit`.
@@ -82,6 +83,26 @@ mod tests {
         let eval = |pos: &Position| Accumulator::refresh(&net, &Snapshot::of(pos)).evaluate(&net, pos.turn());
         assert_eq!(eval(&white), eval(&black));
         assert_eq!(Accumulator::refresh(&net, &Snapshot::of(&white)).values(Color::White), Accumulator::refresh(&net, &Snapshot::of(&black)).values(Color::Black));
+    }
+
+    #[test]
+    fn the_search_uses_a_network_on_drop_boards_only() {
+        use crate::search::{Control, Engine, Limits};
+        use std::sync::Arc;
+        let nodes = |fen: &str, rules: &str, network: Option<Arc<Network>>| {
+            let engine = Engine::new();
+            engine.set_network(network);
+            let pos = crate::parse_fen(fen, rules.parse().unwrap()).unwrap();
+            let limits = Limits { depth: Some(6), multipv: 1, ..Limits::default() };
+            engine.search(&pos, &[], &limits, &Control::new(), &mut |_| {}).nodes
+        };
+        let net = Arc::new(random_network(5));
+        let chess = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        assert_eq!(nodes(chess, "chess", Some(net.clone())), nodes(chess, "chess", None));
+        let zh = "r1b2rk1/pppp1ppp/2n5/2b1p3/2B1P1n1/2NP4/PPP2PPP/R1BQ1RK1[QNp] b - - 0 9";
+        let with_net = nodes(zh, "crazyhouse", Some(net.clone()));
+        assert_ne!(with_net, nodes(zh, "crazyhouse", None));
+        assert_eq!(with_net, nodes(zh, "crazyhouse", Some(net)), "a fixed-depth search is deterministic");
     }
 
     #[test]

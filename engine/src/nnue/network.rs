@@ -20,7 +20,7 @@ use super::features::INPUTS;
 
 pub const HIDDEN: usize = 256;
 pub const QA: i32 = 255;
-pub const QB: i32 = 64;
+pub const QB: i32 = 256;
 pub const SCALE: i32 = 400;
 
 const MAGIC: &[u8; 8] = b"TANDNNUE";
@@ -154,7 +154,7 @@ impl Network {
 }
 
 /// `Σ clamp(value, 0, QA) × weight`: plain loops the compiler vectorises;
-/// the values stay in i32 (at most 255 × 32767 a term, 512 terms).
+/// the values stay in i32 (at most 255 × 507 a term with the trainer's weight clip, 512 terms).
 #[inline]
 fn clipped_dot(values: &[i16; HIDDEN], weights: &[i16]) -> i32 {
     values.iter().zip(weights).map(|(&v, &w)| i32::from(v).clamp(0, QA) * i32::from(w)).sum()

@@ -48,9 +48,10 @@
 //! scored 14.5 on the same openings.)
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use crate::moves::Move;
+use crate::nnue::{AccumulatorStack, Network, Snapshot};
 use crate::position::Position;
 use crate::rules::{Mate, Repetition, Stalemate};
 use crate::status::Status;
@@ -83,6 +84,8 @@ pub struct Shared<'a> {
     /// Nodes of every thread, for node limits and reports.
     pub nodes: Vec<AtomicU64>,
     pub node_limit: Option<u64>,
+    /// The network that evaluates drop-chess positions; `None`: the classical evaluation.
+    pub network: Option<Arc<Network>>,
 }
 
 impl Shared<'_> {
@@ -131,6 +134,8 @@ pub struct Searcher<'a> {
     /// What the search keeps for each ply of the current line.
     stack: Vec<PlyState>,
     eval_cache: EvalCache,
+    /// The network and this thread's accumulators, when the network evaluates.
+    nnue: Option<(Arc<Network>, AccumulatorStack)>,
 }
 
 /// One ply of the current line.
@@ -249,16 +254,29 @@ impl<'a> Searcher<'a> {
             expected: team.map_or_else(Expected::default, |t| t.expected),
             stack: vec![PlyState::EMPTY; MAX_PLY + 2],
             eval_cache: EvalCache::default(),
+            nnue: shared
+                .network
+                .clone()
+                .filter(|_| root.rules().has_drops())
+                .map(|net| (net, AccumulatorStack::new(MAX_PLY + 2))),
         }
     }
 
     /// Static evaluation plus the team balance of the line (`balance` is from
     /// the root side's point of view).
+    /// The network, when one is set, evaluates every drop-chess position at
+    /// `ply` (its accumulator follows the line); it does not see the team
+    /// model's expected arrivals, which only the classical evaluation counts.
     #[inline]
-    fn evaluate(&mut self, pos: &Position, balance: i32) -> i32 {
+    fn evaluate(&mut self, pos: &Position, balance: i32, ply: usize) -> i32 {
         let balance = if pos.turn() == self.root_color { balance } else { -balance };
         let expected = &self.expected;
-        self.eval_cache.get_or_insert(pos.hash(), || evaluate_with(pos, expected)) + balance
+        let nnue = &mut self.nnue;
+        let static_eval = || match nnue {
+            Some((net, stack)) => stack.evaluate(net, ply, &Snapshot::of(pos), pos.turn()),
+            None => evaluate_with(pos, expected),
+        };
+        self.eval_cache.get_or_insert(pos.hash(), static_eval) + balance
     }
 
     /// What the capture made by `m` is worth to the root side's team beyond
@@ -316,7 +334,7 @@ impl<'a> Searcher<'a> {
             rm.score = -INFINITY;
         }
         let root_in_check = root.is_check();
-        self.stack[0].eval = if root_in_check { -INFINITY } else { self.evaluate(&root, 0) };
+        self.stack[0].eval = if root_in_check { -INFINITY } else { self.evaluate(&root, 0, 0) };
         for i in pv_index..self.root_moves.len() {
             let m = self.root_moves[i].m;
             let balance = self.flow_delta(&root, m);
@@ -437,7 +455,7 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos, balance);
+            return self.evaluate(pos, balance, ply);
         }
         // Mate distance pruning: no line from here beats a shorter mate already found.
         alpha = alpha.max(mated_in(ply));
@@ -453,7 +471,7 @@ impl<'a> Searcher<'a> {
         };
 
         let in_check = pos.is_check();
-        let raw_eval = if in_check { -INFINITY } else { self.evaluate(pos, balance) };
+        let raw_eval = if in_check { -INFINITY } else { self.evaluate(pos, balance, ply) };
         let static_eval = if in_check { -INFINITY } else { raw_eval + self.heuristics.correction.of(pos) };
         self.stack[ply].eval = static_eval;
         // Improving: our evaluation rose since our previous move, so cutoffs
@@ -820,7 +838,7 @@ impl<'a> Searcher<'a> {
         }
         self.seldepth = self.seldepth.max(ply as u32);
         if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos, balance);
+            return self.evaluate(pos, balance, ply);
         }
         // Quiescence results are stored at depth 0, so any entry may cut here.
         let key = pos.hash();
@@ -836,7 +854,7 @@ impl<'a> Searcher<'a> {
         let mut best_move = Move::NONE;
         let mut stand_pat = -INFINITY;
         if !in_check {
-            stand_pat = self.evaluate(pos, balance) + self.heuristics.correction.of(pos);
+            stand_pat = self.evaluate(pos, balance, ply) + self.heuristics.correction.of(pos);
             if stand_pat >= beta {
                 return stand_pat;
             }

@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use crate::moves::Move;
+use crate::nnue::Network;
 use crate::position::Position;
 
 use super::alphabeta::{Searcher, Shared, INFINITY, MATE, MATE_BOUND, MAX_PLY};
@@ -43,6 +44,8 @@ pub struct Engine {
     /// Each thread's history tables, carried from one search to the next like
     /// the TT (what refuted moves last turn mostly still does) and cleared with it.
     heuristics: Mutex<Vec<Heuristics>>,
+    /// The network for drop-chess positions (`None`: the classical evaluation).
+    network: RwLock<Option<Arc<Network>>>,
 }
 
 impl Default for Engine {
@@ -79,7 +82,18 @@ impl Engine {
             pool: Mutex::new(build_pool(1)),
             threads: AtomicU64::new(1),
             heuristics: Mutex::new(Vec::new()),
+            network: RwLock::new(None),
         }
+    }
+
+    /// Evaluates drop-chess positions with `network` from the next search on
+    /// (`None`: with the classical evaluation). Chess and relay5 always use the classical one.
+    pub fn set_network(&self, network: Option<Arc<Network>>) {
+        *self.network.write().unwrap_or_else(|e| e.into_inner()) = network;
+    }
+
+    pub fn network(&self) -> Option<Arc<Network>> {
+        self.network.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     /// Resizes (and clears) the transposition table. If the memory cannot be
@@ -154,6 +168,7 @@ impl Engine {
             abort: AtomicBool::new(false),
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             node_limit: limits.nodes,
+            network: self.network(),
         };
         let pool = self.pool.lock().unwrap_or_else(|e| e.into_inner()).clone();
         // Taken out for the search and put back after: a search running at the

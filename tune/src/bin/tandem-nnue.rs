@@ -1,0 +1,174 @@
+//! `tandem-nnue gen` writes labelled positions from self-play games;
+//! `tandem-nnue train` fits a network to them. tune/NNUE.md has the loop.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+use rayon::prelude::*;
+use tandem_engine::search::Engine;
+use tandem_engine::Rules;
+use tandem_tune::nnue::data::{read_records, Record};
+use tandem_tune::nnue::gen::{play_game, Dedup, GenConfig};
+use tandem_tune::nnue::train::{train, TrainConfig};
+
+#[derive(Parser)]
+#[command(about = "Positions and training for tandem's network (see tune/NNUE.md)")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play self-play games and append their quiet positions, labelled, to a file.
+    Gen {
+        /// The file to append to (created if missing).
+        #[arg(long)]
+        out: PathBuf,
+        /// Rules of the games, e.g. crazyhouse or bughouse.
+        #[arg(long, default_value = "crazyhouse")]
+        rules: String,
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        /// Nodes searched for each move.
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        /// Random moves after the opening line.
+        #[arg(long, default_value_t = 8)]
+        random_moves: usize,
+        /// Openings, one FEN (or BFEN) a line; `#` lines are comments.
+        #[arg(long, default_value = "arena/openings/drop-chess.epd")]
+        openings: PathBuf,
+        /// Seed of the games (game i plays with seed × 1,000,000 + i): a
+        /// resumed run takes a new seed.
+        #[arg(long)]
+        seed: u64,
+    },
+    /// Fit a network to position files and write it in the engine's format.
+    Train {
+        files: Vec<PathBuf>,
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long, default_value_t = 20)]
+        epochs: usize,
+        #[arg(long, default_value_t = 4096)]
+        batch: usize,
+        #[arg(long, default_value_t = 0.001)]
+        learning_rate: f32,
+        /// Share of the search score in the target; the rest is the game result.
+        #[arg(long, default_value_t = 0.75)]
+        lambda: f32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+fn main() -> ExitCode {
+    let result = match Cli::parse().command {
+        Command::Gen { out, rules, games, nodes, random_moves, openings, seed } => {
+            gen(&out, &rules, games, nodes, random_moves, &openings, seed)
+        }
+        Command::Train { files, out, epochs, batch, learning_rate, lambda, seed } => {
+            let config = TrainConfig { epochs, batch, learning_rate, lambda, seed };
+            train_files(&files, &out, &config)
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("tandem-nnue: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn gen(out: &PathBuf, rules: &str, games: u64, nodes: u64, random_moves: usize, openings: &PathBuf, seed: u64) -> Result<(), String> {
+    let rules: Rules = rules.parse().map_err(|e| format!("--rules: {e}"))?;
+    let text = std::fs::read_to_string(openings).map_err(|e| format!("cannot read {}: {e}", openings.display()))?;
+    let lines: Vec<String> =
+        text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(|l| epd_to_fen(l)).collect();
+    if lines.is_empty() {
+        return Err(format!("{}: no openings", openings.display()));
+    }
+    let file = OpenOptions::new().create(true).append(true).open(out).map_err(|e| format!("cannot open {}: {e}", out.display()))?;
+    let config = GenConfig { rules, nodes, random_moves };
+    struct Progress {
+        writer: BufWriter<File>,
+        dedup: Dedup,
+        games: u64,
+        positions: u64,
+        error: Option<String>,
+    }
+    let progress = Mutex::new(Progress { writer: BufWriter::new(file), dedup: Dedup::default(), games: 0, positions: 0, error: None });
+    let start = Instant::now();
+    (0..games).into_par_iter().for_each_init(
+        || {
+            let engine = Engine::new();
+            let _ = engine.set_hash_mb(16);
+            engine
+        },
+        |engine, index| {
+            let game_seed = seed.wrapping_mul(1_000_000).wrapping_add(index);
+            let opening = &lines[(game_seed % lines.len() as u64) as usize];
+            let records = play_game(engine, &config, opening, game_seed);
+            let Ok(mut p) = progress.lock() else { return };
+            let fresh: Vec<Record> = records.into_iter().filter(|r| p.dedup.first_time(r)).collect();
+            for record in &fresh {
+                if let Err(e) = record.write(&mut p.writer) {
+                    p.error.get_or_insert(format!("cannot write {}: {e}", out.display()));
+                }
+            }
+            let _ = p.writer.flush();
+            p.games += 1;
+            p.positions += fresh.len() as u64;
+            if p.games.is_multiple_of(10) || p.games == games {
+                let seconds = start.elapsed().as_secs_f64();
+                let eta = seconds / p.games as f64 * (games - p.games) as f64;
+                println!(
+                    "{} of {games} games, {} positions, {:.0} positions/s, ETA {:.0} s",
+                    p.games,
+                    p.positions,
+                    p.positions as f64 / seconds.max(1e-9),
+                    eta
+                );
+            }
+        },
+    );
+    let p = progress.into_inner().map_err(|_| "a generator thread failed".to_string())?;
+    p.error.map_or(Ok(()), Err)
+}
+
+/// An EPD line (four FEN fields and operations) as a FEN.
+fn epd_to_fen(line: &str) -> String {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    if fields.len() >= 6 && fields[4].parse::<u32>().is_ok() {
+        return line.to_string();
+    }
+    format!("{} 0 1", fields.iter().take(4).copied().collect::<Vec<_>>().join(" "))
+}
+
+fn train_files(files: &[PathBuf], out: &PathBuf, config: &TrainConfig) -> Result<(), String> {
+    let mut records = Vec::new();
+    for file in files {
+        let bytes = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        records.extend(read_records(&bytes).map_err(|e| format!("{}: {e}", file.display()))?);
+    }
+    if records.len() < 100 {
+        return Err(format!("{} positions: too few to train on", records.len()));
+    }
+    println!("{} positions", records.len());
+    let start = Instant::now();
+    let mut write_error = None;
+    let best = train(&records, config, |epoch, loss, held, _| {
+        println!("epoch {epoch}: loss {loss:.6}, held out {held:.6}, {:.0} s", start.elapsed().as_secs_f64());
+    });
+    if let Err(e) = std::fs::write(out, best.quantise().to_bytes()) {
+        write_error = Some(format!("cannot write {}: {e}", out.display()));
+    }
+    write_error.map_or(Ok(()), Err)
+}

@@ -3,13 +3,13 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use rayon::prelude::*;
 use tandem_engine::search::Engine;
 use tandem_engine::Rules;
 use tandem_tune::nnue::data::{read_records, Record};
@@ -44,6 +44,9 @@ enum Command {
         /// Openings, one FEN (or BFEN) a line; `#` lines are comments.
         #[arg(long, default_value = "arena/openings/drop-chess.epd")]
         openings: PathBuf,
+        /// Games played at the same time (one search thread each).
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
         /// Seed of the games (game i plays with seed × 1,000,000 + i): a
         /// resumed run takes a new seed.
         #[arg(long)]
@@ -70,8 +73,9 @@ enum Command {
 
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
-        Command::Gen { out, rules, games, nodes, random_moves, openings, seed } => {
-            gen(&out, &rules, games, nodes, random_moves, &openings, seed)
+        Command::Gen { out, rules, games, nodes, random_moves, openings, threads, seed } => {
+            let config = GenRun { games, nodes, random_moves, threads, seed };
+            gen(&out, &rules, &openings, &config)
         }
         Command::Train { files, out, epochs, batch, learning_rate, lambda, seed } => {
             let config = TrainConfig { epochs, batch, learning_rate, lambda, seed };
@@ -87,7 +91,18 @@ fn main() -> ExitCode {
     }
 }
 
-fn gen(out: &PathBuf, rules: &str, games: u64, nodes: u64, random_moves: usize, openings: &PathBuf, seed: u64) -> Result<(), String> {
+/// How many games a `gen` run plays, and how.
+#[derive(Clone, Copy)]
+struct GenRun {
+    games: u64,
+    nodes: u64,
+    random_moves: usize,
+    threads: usize,
+    seed: u64,
+}
+
+fn gen(out: &Path, rules: &str, openings: &Path, run: &GenRun) -> Result<(), String> {
+    let GenRun { games, nodes, random_moves, threads, seed } = *run;
     let rules: Rules = rules.parse().map_err(|e| format!("--rules: {e}"))?;
     let text = std::fs::read_to_string(openings).map_err(|e| format!("cannot read {}: {e}", openings.display()))?;
     let lines: Vec<String> =
@@ -97,50 +112,69 @@ fn gen(out: &PathBuf, rules: &str, games: u64, nodes: u64, random_moves: usize, 
     }
     let file = OpenOptions::new().create(true).append(true).open(out).map_err(|e| format!("cannot open {}: {e}", out.display()))?;
     let config = GenConfig { rules, nodes, random_moves };
-    struct Progress {
-        writer: BufWriter<File>,
-        dedup: Dedup,
-        games: u64,
-        positions: u64,
-        error: Option<String>,
-    }
-    let progress = Mutex::new(Progress { writer: BufWriter::new(file), dedup: Dedup::default(), games: 0, positions: 0, error: None });
+    let progress =
+        Mutex::new(Progress { writer: BufWriter::new(file), dedup: Dedup::default(), games: 0, positions: 0, error: None });
     let start = Instant::now();
-    (0..games).into_par_iter().for_each_init(
-        || {
-            let engine = Engine::new();
-            let _ = engine.set_hash_mb(16);
-            engine
-        },
-        |engine, index| {
-            let game_seed = seed.wrapping_mul(1_000_000).wrapping_add(index);
-            let opening = &lines[(game_seed % lines.len() as u64) as usize];
-            let records = play_game(engine, &config, opening, game_seed);
-            let Ok(mut p) = progress.lock() else { return };
-            let fresh: Vec<Record> = records.into_iter().filter(|r| p.dedup.first_time(r)).collect();
-            for record in &fresh {
-                if let Err(e) = record.write(&mut p.writer) {
-                    p.error.get_or_insert(format!("cannot write {}: {e}", out.display()));
+    let next_game = AtomicU64::new(0);
+    // Plain threads, not rayon's pool: a rayon worker waiting for the
+    // engine's own pool would start another game on its stack meanwhile.
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                let engine = Engine::new();
+                let _ = engine.set_hash_mb(16);
+                loop {
+                    let index = next_game.fetch_add(1, Ordering::Relaxed);
+                    if index >= games {
+                        break;
+                    }
+                    let game_seed = seed.wrapping_mul(1_000_000).wrapping_add(index);
+                    let opening = &lines[(game_seed % lines.len() as u64) as usize];
+                    let records = play_game(&engine, &config, opening, game_seed);
+                    let Ok(mut p) = progress.lock() else { return };
+                    p.save(records, out);
+                    if p.games.is_multiple_of(10) || p.games == games {
+                        p.report(games, start);
+                    }
                 }
-            }
-            let _ = p.writer.flush();
-            p.games += 1;
-            p.positions += fresh.len() as u64;
-            if p.games.is_multiple_of(10) || p.games == games {
-                let seconds = start.elapsed().as_secs_f64();
-                let eta = seconds / p.games as f64 * (games - p.games) as f64;
-                println!(
-                    "{} of {games} games, {} positions, {:.0} positions/s, ETA {:.0} s",
-                    p.games,
-                    p.positions,
-                    p.positions as f64 / seconds.max(1e-9),
-                    eta
-                );
-            }
-        },
-    );
+            });
+        }
+    });
     let p = progress.into_inner().map_err(|_| "a generator thread failed".to_string())?;
     p.error.map_or(Ok(()), Err)
+}
+
+struct Progress {
+    writer: BufWriter<File>,
+    dedup: Dedup,
+    games: u64,
+    positions: u64,
+    error: Option<String>,
+}
+
+impl Progress {
+    /// Appends a game's positions not seen before.
+    fn save(&mut self, records: Vec<Record>, out: &Path) {
+        let mut fresh = 0;
+        for record in records.iter().filter(|r| self.dedup.first_time(r)) {
+            if let Err(e) = record.write(&mut self.writer) {
+                self.error.get_or_insert(format!("cannot write {}: {e}", out.display()));
+            }
+            fresh += 1;
+        }
+        if let Err(e) = self.writer.flush() {
+            self.error.get_or_insert(format!("cannot write {}: {e}", out.display()));
+        }
+        self.games += 1;
+        self.positions += fresh;
+    }
+
+    fn report(&self, games: u64, start: Instant) {
+        let seconds = start.elapsed().as_secs_f64().max(1e-9);
+        let eta = seconds / self.games as f64 * (games - self.games) as f64;
+        let rate = self.positions as f64 / seconds;
+        println!("{} of {games} games, {} positions, {rate:.0} positions/s, ETA {eta:.0} s", self.games, self.positions);
+    }
 }
 
 /// An EPD line (four FEN fields and operations) as a FEN.
@@ -152,7 +186,7 @@ fn epd_to_fen(line: &str) -> String {
     format!("{} 0 1", fields.iter().take(4).copied().collect::<Vec<_>>().join(" "))
 }
 
-fn train_files(files: &[PathBuf], out: &PathBuf, config: &TrainConfig) -> Result<(), String> {
+fn train_files(files: &[PathBuf], out: &Path, config: &TrainConfig) -> Result<(), String> {
     let mut records = Vec::new();
     for file in files {
         let bytes = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;

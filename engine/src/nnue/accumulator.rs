@@ -7,6 +7,7 @@ use shakmaty::Color;
 
 use super::features::{active, difference, distance, Snapshot, MAX_ACTIVE};
 use super::network::{Network, HIDDEN};
+use super::simd;
 
 /// The hidden values seen by each colour (`values[color as usize]`).
 #[derive(Clone)]
@@ -54,18 +55,12 @@ impl Accumulator {
     }
 }
 
-#[inline]
 fn add(values: &mut [i16; HIDDEN], weights: &[i16]) {
-    for (v, &w) in values.iter_mut().zip(weights) {
-        *v = v.wrapping_add(w);
-    }
+    simd::add(values, weights)
 }
 
-#[inline]
 fn subtract(values: &mut [i16; HIDDEN], weights: &[i16]) {
-    for (v, &w) in values.iter_mut().zip(weights) {
-        *v = v.wrapping_sub(w);
-    }
+    simd::subtract(values, weights)
 }
 
 /// Buffers for the inputs that change, reused from one update to the next.

@@ -6,6 +6,7 @@
 pub mod accumulator;
 pub mod features;
 pub mod network;
+mod simd;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
 pub use features::{Snapshot, INPUTS};

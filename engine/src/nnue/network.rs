@@ -17,6 +17,7 @@
 use std::fmt;
 
 use super::features::INPUTS;
+use super::simd;
 
 pub const HIDDEN: usize = 256;
 pub const QA: i32 = 255;
@@ -153,9 +154,8 @@ impl Network {
     }
 }
 
-/// `Σ clamp(value, 0, QA) × weight`: plain loops the compiler vectorises;
-/// the values stay in i32 (at most 255 × 507 a term with the trainer's weight clip, 512 terms).
-#[inline]
+/// `Σ clamp(value, 0, QA) × weight`; the values stay in i32 (at most
+/// 255 × 507 a term with the trainer's weight clip, 512 terms).
 fn clipped_dot(values: &[i16; HIDDEN], weights: &[i16]) -> i32 {
-    values.iter().zip(weights).map(|(&v, &w)| i32::from(v).clamp(0, QA) * i32::from(w)).sum()
+    simd::dot(values, weights, QA)
 }

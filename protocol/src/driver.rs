@@ -8,40 +8,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engine_api::Engine;
+use crate::front_end::{Event, Flow, FrontEnd};
 use crate::input::{spawn_reader, InputEvent, MAX_LINE_BYTES};
 use crate::output::Output;
-use crate::search_thread::{SearchDone, Searcher};
+use crate::search_thread::Searcher;
 use crate::uci::UciFrontEnd;
 use crate::xboard::XboardFrontEnd;
-
-/// What reaches the input loop.
-#[derive(Debug)]
-pub enum Event {
-    Input(InputEvent),
-    SearchDone(SearchDone),
-}
-
-/// Whether the loop goes on after an event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
-    Continue,
-    Quit,
-}
-
-/// A protocol front end: UCI (with the bughouse extension) or CECP.
-pub trait FrontEnd {
-    fn handle_line(&mut self, line: &str) -> Flow;
-    /// Reports a problem with the input that is not a command (an overlong line).
-    fn report_error(&mut self, message: &str);
-    fn on_search_done(&mut self, done: SearchDone) -> Flow;
-    /// The input ended: finish what must be finished, then quit.
-    fn on_input_closed(&mut self) -> Flow;
-    /// When [`FrontEnd::on_deadline`] wants to be called, if ever.
-    fn deadline(&self) -> Option<Instant>;
-    fn on_deadline(&mut self) -> Flow;
-    /// A search is running (its result is still to come).
-    fn is_searching(&self) -> bool;
-}
 
 /// How long `quit` waits for a stopped search to report its best move.
 const QUIT_GRACE: Duration = Duration::from_millis(100);

@@ -8,7 +8,7 @@
 use std::io::Read;
 use std::sync::mpsc::Sender;
 
-use crate::driver::Event;
+use crate::front_end::Event;
 
 /// The longest command line accepted (a long `position … moves …` fits easily).
 pub const MAX_LINE_BYTES: usize = 64 * 1024;

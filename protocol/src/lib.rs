@@ -12,6 +12,7 @@ pub mod bughouse;
 pub mod driver;
 pub mod engine_api;
 pub mod engine_settings;
+pub mod front_end;
 pub mod held_move;
 pub mod input;
 pub mod output;

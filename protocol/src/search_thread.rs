@@ -16,7 +16,7 @@ use tandem_engine::search::engine::Advice;
 use tandem_engine::team::TeamContext;
 use tandem_engine::Position;
 
-use crate::driver::Event;
+use crate::front_end::Event;
 use crate::engine_api::{Control, Engine, Info, Limits, SearchResult};
 use crate::parse::InputError;
 use crate::partner_model::probe_nodes;

@@ -7,7 +7,7 @@ use tandem_engine::{BoardId, Game, Move, Position, Promotion, Reserve, Status};
 
 use crate::board_state::BoardState;
 use crate::bughouse::{PartnerMessage, Seat};
-use crate::driver::{FrontEnd, Flow};
+use crate::front_end::{Flow, FrontEnd};
 use crate::engine_api::{Bound, Clock, Info, Limits, Score, SearchResult};
 use crate::engine_settings::{check_hash_fits, DeferredChanges, EngineChange, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
 use crate::held_move::{sit_release_time, HeldMove, HoldReason, SearchPurpose};

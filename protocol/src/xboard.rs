@@ -8,7 +8,7 @@ use tandem_engine::{parse_fen, Color, Move, Position, Preset, Reserve, Role, Sta
 
 use crate::board_state::BoardState;
 use crate::bughouse::PartnerMessage;
-use crate::driver::{FrontEnd, Flow};
+use crate::front_end::{Flow, FrontEnd};
 use crate::engine_api::{Clock, Info, Limits, Score, SearchResult};
 use crate::engine_settings::{check_hash_fits, DeferredChanges, EngineChange};
 use crate::held_move::{sit_release_time, HeldMove, HoldReason, SearchPurpose};

@@ -16,7 +16,7 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use tandem_engine::search::Engine;
 use tandem_engine::{parse_bfen, parse_fen, Rules};
 use tandem_protocol::bughouse::PartnerMessage;
-use tandem_protocol::driver::FrontEnd;
+use tandem_protocol::front_end::FrontEnd;
 use tandem_protocol::search_thread::Searcher;
 use tandem_protocol::uci::UciFrontEnd;
 use tandem_protocol::uci_command::{parse_uci_line, UciCommand};

@@ -25,7 +25,7 @@ pub fn run<R: Read + Send + 'static>(input: R, out: Output) -> ExitCode {
     let mut pending_searcher = Some(Searcher::new(Arc::new(Engine::new()), sender));
     let mut front_end: Option<Box<dyn FrontEnd>> = None;
     loop {
-        let deadline = front_end.as_ref().and_then(|f| f.deadline());
+        let deadline = front_end.as_mut().and_then(|f| f.seat().deadline());
         let event = match deadline {
             Some(at) => match events.recv_timeout(at.saturating_duration_since(Instant::now())) {
                 Ok(event) => Some(event),
@@ -78,7 +78,7 @@ pub fn run<R: Read + Send + 'static>(input: R, out: Output) -> ExitCode {
 /// report, so the last best move is printed, but never wait long.
 fn finish_stopped_search(front: &mut dyn FrontEnd, events: &mpsc::Receiver<Event>) {
     let give_up_at = Instant::now() + QUIT_GRACE;
-    while front.is_searching() {
+    while front.seat().is_searching() {
         match events.recv_timeout(give_up_at.saturating_duration_since(Instant::now())) {
             Ok(Event::SearchDone(done)) => {
                 front.on_search_done(done);

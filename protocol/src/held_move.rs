@@ -24,7 +24,7 @@ pub enum HoldReason {
     Frozen,
 }
 
-/// What a search is for, as the front end needs to know when it ends.
+/// What a search is for, as the seat needs to know when it ends.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SearchPurpose {
     /// It searches our own board (not the partner board of a `position bfen`).
@@ -67,7 +67,7 @@ impl HeldMove {
         self.release_at.is_some_and(|at| at <= Instant::now())
     }
 
-    /// Why sitting ended at `release_at`, for the log line each front end prints.
+    /// Why sitting ended at `release_at`, for the log.
     pub fn release_note(&self) -> &'static str {
         if self.lead_limited {
             "sitting ends: our time lead is used up"

@@ -19,6 +19,7 @@ pub mod output;
 pub mod parse;
 pub mod partner_model;
 pub mod search_thread;
+pub mod seat;
 pub mod session;
 pub mod uci;
 pub mod uci_command;

@@ -8,18 +8,19 @@ use tandem_engine::{parse_fen, Color, Move, Position, Preset, Reserve, Role, Sta
 
 use crate::board_state::BoardState;
 use crate::bughouse::PartnerMessage;
-use crate::front_end::{Flow, FrontEnd};
+use crate::front_end::{print_events, Flow, FrontEnd, Voice};
 use crate::engine_api::{Clock, Info, Limits, Score, SearchResult};
-use crate::engine_settings::{check_hash_fits, DeferredChanges, EngineChange};
-use crate::held_move::{sit_release_time, HeldMove, HoldReason, SearchPurpose};
+use crate::engine_settings::{check_hash_fits, EngineChange};
 use crate::output::{echo, Output};
 use crate::parse::InputError;
-use crate::partner_model::{
-    parse_switch, partner_sit_limit, role_name, team_context, wait_release, Outbox, SitLimit, TeamOptions, TEAM_OPTIONS,
-};
-use crate::search_thread::{Reporter, SearchDone, SearchRequest, Searcher, TeamSearch};
-use crate::session::{RulesConfig, Session};
+use crate::partner_model::{parse_switch, partner_sit_limit, SitLimit, TeamOptions, TEAM_OPTIONS};
+use crate::search_thread::{Reporter, SearchRequest, Searcher};
+use crate::seat::{Conventions, SeatController, SeatEvents};
+use crate::session::RulesConfig;
 use crate::xboard_command::{parse_xboard_line, XboardCommand};
+
+/// How the seat's notes and partner tells are written.
+const VOICE: Voice = Voice { note: "# ", tell: "tellics ptell " };
 
 /// Kept back from each move for the GUI and ICS lag.
 const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
@@ -43,11 +44,10 @@ impl Default for TimeControl {
     }
 }
 
+/// The CECP parsing and printing around our [`SeatController`].
 pub struct XboardFrontEnd {
     out: Output,
-    searcher: Searcher,
-    session: Session,
-    deferred: DeferredChanges,
+    seat: SeatController,
     /// The colour the engine plays; `None` in force mode.
     engine_color: Option<Color>,
     post: bool,
@@ -58,12 +58,6 @@ pub struct XboardFrontEnd {
     depth_limit: Option<u32>,
     own_time: Option<Duration>,
     opponent_time: Option<Duration>,
-    active: SearchPurpose,
-    held: Option<HeldMove>,
-    /// The partner-board model's switches (`option Partner Model=0` …).
-    team: TeamOptions,
-    /// What we told our partner (each message once).
-    outbox: Outbox,
     /// `option Rules=…`: rule overrides (the UCI `Rules` syntax) applied on top
     /// of every variant, `new` included.
     rules_overrides: String,
@@ -74,11 +68,12 @@ pub struct XboardFrontEnd {
 
 impl XboardFrontEnd {
     pub fn new(out: Output, searcher: Searcher) -> XboardFrontEnd {
+        let mut seat = SeatController::new(searcher, Conventions::CECP, MOVE_OVERHEAD);
+        // CECP plays bughouse as an ICS does, with no extension to switch on.
+        seat.bughouse = true;
         XboardFrontEnd {
             out,
-            searcher,
-            session: Session::default(),
-            deferred: DeferredChanges::default(),
+            seat,
             engine_color: Some(Color::Black),
             post: false,
             time_control: TimeControl::default(),
@@ -86,10 +81,6 @@ impl XboardFrontEnd {
             depth_limit: None,
             own_time: None,
             opponent_time: None,
-            active: SearchPurpose::default(),
-            held: None,
-            team: TeamOptions::default(),
-            outbox: Outbox::default(),
             rules_overrides: String::new(),
             analyzing: false,
         }
@@ -112,13 +103,13 @@ impl XboardFrontEnd {
             }
             XboardCommand::Go => {
                 self.exit_analysis();
-                self.engine_color = Some(self.session.board.turn());
+                self.engine_color = Some(self.seat.session.board.turn());
                 self.think_if_our_turn()?;
             }
             XboardCommand::PlayOther => {
                 self.exit_analysis();
                 self.abandon_search();
-                self.engine_color = Some(self.session.board.turn().other());
+                self.engine_color = Some(self.seat.session.board.turn().other());
             }
             XboardCommand::EnginePlays(color) => {
                 self.exit_analysis();
@@ -150,13 +141,11 @@ impl XboardFrontEnd {
             XboardCommand::Remove => self.undo(2)?,
             XboardCommand::Memory(mb) => {
                 check_hash_fits(mb)?;
-                self.deferred.request(self.searcher.engine(), self.searcher.is_running(), EngineChange::HashMb(mb))
+                self.seat.change_engine(EngineChange::HashMb(mb))
             }
-            XboardCommand::Cores(n) => {
-                self.deferred.request(self.searcher.engine(), self.searcher.is_running(), EngineChange::Threads(n))
-            }
+            XboardCommand::Cores(n) => self.seat.change_engine(EngineChange::Threads(n)),
             XboardCommand::Quit => {
-                self.searcher.stop();
+                self.seat.stop_search();
                 return Ok(Flow::Quit);
             }
             XboardCommand::Display => self.display(),
@@ -195,7 +184,7 @@ impl XboardFrontEnd {
             return Err(InputError::new(format!("unknown option '{}'", echo(name))));
         }
         let on = parse_switch(name, value)?;
-        self.team.set(name, on);
+        self.seat.team.set(name, on);
         Ok(())
     }
 
@@ -204,14 +193,14 @@ impl XboardFrontEnd {
     fn set_rules_overrides(&mut self, value: &str) -> Result<(), InputError> {
         let value = value.trim();
         let overrides = if value == "<empty>" { "" } else { value };
-        let before = self.session.rules();
-        let config = RulesConfig { overrides: overrides.to_string(), ..self.session.config().clone() };
-        let note = self.session.set_config(config)?;
+        let before = self.seat.session.rules();
+        let config = RulesConfig { overrides: overrides.to_string(), ..self.seat.session.config().clone() };
+        let note = self.seat.session.set_config(config)?;
         self.rules_overrides = overrides.to_string();
         if let Some(note) = note {
             self.out.line(&format!("# {note}"));
         }
-        if self.session.rules() != before && (self.analyzing || self.searcher.is_running() || self.held.is_some()) {
+        if self.seat.session.rules() != before && (self.analyzing || self.seat.is_busy()) {
             // The move being searched was found under the old rules.
             self.abandon_search();
             self.after_position_change()?;
@@ -223,13 +212,12 @@ impl XboardFrontEnd {
     /// the current position (no partner-board model: nothing is played or told).
     fn start_analysis(&mut self) -> Result<(), InputError> {
         self.abandon_search();
-        let board = &self.session.board;
+        let board = &self.seat.session.board;
         let (root, history) = (board.position().clone(), board.history().to_vec());
         let limits = Limits { infinite: true, multipv: 1, move_overhead: MOVE_OVERHEAD, ..Limits::default() };
         let request = SearchRequest { root, history, limits, ponder: false, team: None };
-        self.searcher.start(request, self.reporter())?;
-        self.active = SearchPurpose { our_board: true, flag_falls_at: None, stop_requested: false };
-        Ok(())
+        let reporter = self.reporter();
+        self.seat.start(request, true, reporter)
     }
 
     /// Leaves analysis mode (`exit`, or a command that makes the engine play);
@@ -253,17 +241,15 @@ impl XboardFrontEnd {
     fn new_game(&mut self) -> Result<(), InputError> {
         self.abandon_search();
         let config = RulesConfig { overrides: self.rules_overrides.clone(), ..RulesConfig::default() };
-        if let Err(error) = self.session.set_config(config) {
+        if let Err(error) = self.seat.session.set_config(config) {
             self.out.line(&format!("# {error}: normal chess without them"));
-            let _ = self.session.set_config(RulesConfig::default());
+            let _ = self.seat.session.set_config(RulesConfig::default());
         }
-        self.session.new_game();
-        self.outbox.reset();
+        self.seat.new_game();
         self.engine_color = Some(Color::Black);
         self.depth_limit = None;
         self.own_time = None;
         self.opponent_time = None;
-        self.deferred.request(self.searcher.engine(), false, EngineChange::Clear);
         if self.analyzing {
             self.engine_color = None;
             self.start_analysis()?;
@@ -273,9 +259,9 @@ impl XboardFrontEnd {
 
     fn set_variant(&mut self, preset: Preset) -> Result<(), InputError> {
         // Refused (the `Rules` overrides do not fit this variant): nothing changes.
-        self.session.set_config(RulesConfig { variant: preset, overrides: self.rules_overrides.clone() })?;
+        self.seat.session.set_config(RulesConfig { variant: preset, overrides: self.rules_overrides.clone() })?;
         self.abandon_search();
-        self.session.board = BoardState::startpos(self.session.rules());
+        self.seat.session.board = BoardState::startpos(self.seat.session.rules());
         if self.analyzing {
             self.start_analysis()?;
         }
@@ -284,29 +270,26 @@ impl XboardFrontEnd {
 
     /// Stops a search without playing its move (`force`, `new`, `result` …).
     fn abandon_search(&mut self) {
-        self.searcher.cancel();
-        self.held = None;
-        // What waited for the search to end (`memory`, `cores`) applies now.
-        self.deferred.apply_queued(self.searcher.engine());
+        self.seat.abandon();
     }
 
     /// Plays the opponent's move; an illegal one changes nothing.
     fn user_move(&mut self, text: &str) -> Result<(), InputError> {
-        let mut board = self.session.board.clone();
+        let mut board = self.seat.session.board.clone();
         if let Err(error) = board.play_text(text) {
             let reason = if error.0.starts_with("malformed") { "malformed move" } else { "illegal move" };
             self.out.line(&format!("Illegal move ({reason}): {}", echo(text)));
             return Ok(());
         }
         self.abandon_search();
-        self.session.board = board;
+        self.seat.session.board = board;
         self.after_position_change()
     }
 
     fn set_board(&mut self, fen: &str) -> Result<(), InputError> {
-        let position = parse_fen(fen, self.session.rules()).map_err(|e| InputError::new(e.to_string()))?;
+        let position = parse_fen(fen, self.seat.session.rules()).map_err(|e| InputError::new(e.to_string()))?;
         self.abandon_search();
-        self.session.board = BoardState::new(position);
+        self.seat.session.board = BoardState::new(position);
         if self.analyzing {
             self.start_analysis()?;
         }
@@ -318,57 +301,30 @@ impl XboardFrontEnd {
         if self.analyzing {
             return;
         }
-        if let Some(held) = self.held.take() {
-            self.play_result(&held.result, &held.request.root);
-        } else if self.searcher.is_running() {
-            self.active.stop_requested = true;
-            self.searcher.stop();
-        }
+        let events = self.seat.move_now();
+        self.report(events);
     }
 
     fn is_our_turn(&self) -> bool {
-        self.engine_color == Some(self.session.board.turn())
+        self.engine_color == Some(self.seat.session.board.turn())
     }
 
     /// Starts thinking when it is the engine's move and it is not already busy.
     fn think_if_our_turn(&mut self) -> Result<(), InputError> {
-        if !self.is_our_turn() || self.searcher.is_running() || self.held.is_some() {
+        if !self.is_our_turn() || self.seat.is_busy() {
             return Ok(());
         }
-        let board = &self.session.board;
+        let board = &self.seat.session.board;
         let root = board.position().clone();
         let history = board.history().to_vec();
         let limits = self.limits(&root);
-        let flag_falls_at = limits.clock.and_then(|c| c.time(root.turn())).map(|t| Instant::now() + t);
-        self.session.bughouse.seat.color = root.turn();
-        let team = self.team_search(&root, &limits);
+        self.seat.session.bughouse.seat.color = root.turn();
+        // CECP never gives the partner board: the model works with the
+        // partner's requests and our messages (to an assigned partner).
+        let team = self.seat.team_search(true, &root, &limits);
         let request = SearchRequest { root, history, limits, ponder: false, team };
-        self.searcher.start(request, self.reporter())?;
-        self.active = SearchPurpose { our_board: true, flag_falls_at, stop_requested: false };
-        Ok(())
-    }
-
-    /// The partner-board model for a bughouse game. The partner board is not
-    /// known in CECP, so only the terms that do without it work: the partner's
-    /// requests and our messages (when a partner is assigned).
-    fn team_search(&self, root: &Position, limits: &Limits) -> Option<TeamSearch> {
-        if !self.session.rules().is_two_board() {
-            return None;
-        }
-        let context = team_context(&self.session.bughouse, root, limits.clock.as_ref(), &self.team);
-        let switches = context.switches;
-        let partner = self.session.bughouse.partner_name.is_some();
-        let advise = (switches.messages && partner) || (switches.sitting && context.partner_board.is_some());
-        Some(TeamSearch { context, advise })
-    }
-
-    /// Sends messages to our partner, when there is one and `Team Messages` is on.
-    fn tell(&self, messages: Vec<String>) {
-        if self.team.messages_on() && self.session.bughouse.partner_name.is_some() {
-            for message in messages {
-                self.out.line(&format!("tellics ptell {message}"));
-            }
-        }
+        let reporter = self.reporter();
+        self.seat.start(request, true, reporter)
     }
 
     fn limits(&self, root: &Position) -> Limits {
@@ -412,7 +368,7 @@ impl XboardFrontEnd {
         };
         // The board may have been replaced meanwhile (setboard in force mode
         // aborts searches, so this only guards against an impossible race).
-        if !self.session.board.position().is_legal(best) {
+        if !self.seat.session.board.position().is_legal(best) {
             return;
         }
         self.play_our_move(best);
@@ -420,10 +376,10 @@ impl XboardFrontEnd {
 
     /// Plays a legal move of ours and announces it.
     fn play_our_move(&mut self, m: Move) {
-        self.session.board.play(m);
-        let messages = self.outbox.moved();
+        self.seat.session.board.play(m);
+        let told = self.seat.moved();
         self.out.line(&format!("move {m}"));
-        self.tell(messages);
+        self.report(told);
         self.claim_result_after_our_move();
     }
 
@@ -439,14 +395,14 @@ impl XboardFrontEnd {
             Status::InsufficientMaterial => self.out.line("1/2-1/2 {Insufficient material}"),
             _ => {
                 self.out.line("# no legal move yet: waiting for material");
-                let messages = self.outbox.waiting(&roles_that_free(root), root.is_check());
-                self.tell(messages);
+                let told = self.seat.waiting(&roles_that_free(root), root.is_check());
+                self.report(told);
             }
         }
     }
 
     fn claim_result_after_our_move(&self) {
-        let position = self.session.board.position();
+        let position = self.seat.session.board.position();
         let mover = position.turn().other();
         match position.status() {
             Status::Checkmate => self.out.line(&format!(
@@ -466,7 +422,7 @@ impl XboardFrontEnd {
             // The named piece is added to what we hold now, so that a drop we
             // made that the server has not yet processed is not undone.
             Some((color, role)) => {
-                let position = self.session.board.position();
+                let position = self.seat.session.board.position();
                 let mut current = [Reserve::EMPTY; 2];
                 for side in Color::ALL {
                     current[side as usize] = *position.reserve(side);
@@ -476,23 +432,12 @@ impl XboardFrontEnd {
             }
             None => reserves,
         };
-        self.session.board.set_reserves(reserves);
+        self.seat.session.board.set_reserves(reserves);
         if self.analyzing {
             return self.start_analysis();
         }
-        let root = self.session.board.position().clone();
-        let history = self.session.board.history().to_vec();
-        if self.searcher.is_running() {
-            let team = self.searcher.current().and_then(|r| self.team_search(&root, &r.limits));
-            self.searcher.restart(root, history, team, self.reporter())?;
-        } else if let Some(held) = self.held.take() {
-            let mut request = held.request_for_restart();
-            request.root = root;
-            request.history = history;
-            request.team = self.team_search(&request.root, &request.limits);
-            self.searcher.start(request, self.reporter())?;
-            self.active = held.purpose;
-        } else {
+        let reporter = self.reporter();
+        if !self.seat.restart_for_material(reporter)? {
             self.think_if_our_turn()?;
         }
         Ok(())
@@ -500,8 +445,8 @@ impl XboardFrontEnd {
 
     fn set_partner(&mut self, name: Option<String>) {
         let greet = name.is_some();
-        self.session.bughouse.partner_name = name;
-        self.outbox.reset();
+        self.seat.session.bughouse.partner_name = name;
+        self.seat.reset_outbox();
         if greet {
             self.out.line(&vocabulary_line("Hello, I am tandem. "));
         }
@@ -515,30 +460,26 @@ impl XboardFrontEnd {
             _ => None,
         };
         let go = message == PartnerMessage::Go;
-        let withdrawn = (message == PartnerMessage::Sit).then(|| self.outbox.partner_sits()).flatten();
+        let withdrawn = if message == PartnerMessage::Sit { self.seat.partner_sits() } else { Vec::new() };
         let action = message.clone();
-        self.session.bughouse.receive(message);
+        self.seat.session.bughouse.receive(message);
         if let Some(reply) = reply {
             self.out.line(&reply);
         }
-        self.tell(withdrawn.into_iter().collect());
+        self.report(withdrawn);
         match action {
             // Fairy-Stockfish's "move now": the search's best move, or the held one.
             PartnerMessage::MoveNow => self.move_now(),
             PartnerMessage::Move(text) => {
                 if let Some(m) = self.partner_move_to_play(&text) {
-                    self.session.bughouse.requests.planned_move = None;
-                    self.abandon_search();
-                    self.play_our_move(m);
+                    let events = self.seat.play_partner_move(m);
+                    self.report(events);
                 }
             }
             _ => {}
         }
-        let sitting = self.session.bughouse.requests.sitting;
-        let released = self.held.take_if(|h| h.released_by_partner(sitting, go));
-        if let Some(held) = released {
-            self.play_result(&held.result, &held.request.root);
-        }
+        let released = self.seat.release_for_partner(go);
+        self.report(released);
     }
 
     /// `ptell move <m>`: the move to play now, when it is our turn (not in
@@ -548,19 +489,20 @@ impl XboardFrontEnd {
         if !self.is_our_turn() {
             return None;
         }
-        self.session.board.position().parse_move(text).ok()
+        self.seat.session.board.position().parse_move(text).ok()
     }
 
     /// The truthful answer to the partner's `sit`: whether and how long we
     /// would sit now, by the rule `hold_reason` applies when our move is found.
     fn sit_reply(&self) -> String {
-        if !self.team.messages_on() {
-            let option = if self.team.model { "Team Messages" } else { "Partner Model" };
+        let team = self.seat.team;
+        if !team.messages_on() {
+            let option = if team.model { "Team Messages" } else { "Partner Model" };
             return format!("sorry, I do not sit: I do not take requests (my option {option} is off)");
         }
-        let us = self.engine_color.unwrap_or_else(|| self.session.board.turn());
-        let clock = self.move_time.is_none().then(|| self.clock(us, self.session.board.position().fullmoves()));
-        match partner_sit_limit(clock.as_ref(), us, Instant::now(), None, self.team.sitting_on()) {
+        let us = self.engine_color.unwrap_or_else(|| self.seat.session.board.turn());
+        let clock = self.move_time.is_none().then(|| self.clock(us, self.seat.session.board.position().fullmoves()));
+        match partner_sit_limit(clock.as_ref(), us, Instant::now(), None, team.sitting_on()) {
             SitLimit::Flag(_) if clock.is_some() => "ok, I sit until you say go (or my clock runs low)".to_string(),
             SitLimit::Flag(_) => "ok, I sit until you say go".to_string(),
             SitLimit::Lead(until) => {
@@ -572,12 +514,12 @@ impl XboardFrontEnd {
     }
 
     fn undo(&mut self, plies: usize) -> Result<(), InputError> {
-        if self.session.board.moves().len() < plies {
+        if self.seat.session.board.moves().len() < plies {
             return Err(InputError::new("no move to take back"));
         }
         self.abandon_search();
         for _ in 0..plies {
-            self.session.board.undo();
+            self.seat.session.board.undo();
         }
         if self.analyzing {
             self.start_analysis()?;
@@ -586,8 +528,8 @@ impl XboardFrontEnd {
     }
 
     fn display(&self) {
-        self.out.line(&format!("# rules {}", self.session.rules()));
-        self.out.line(&format!("# fen {}", self.session.board.position()));
+        self.out.line(&format!("# rules {}", self.seat.session.rules()));
+        self.out.line(&format!("# fen {}", self.seat.session.board.position()));
         let side = match self.engine_color {
             _ if self.analyzing => "none (analysing)",
             None => "none (force)",
@@ -595,35 +537,9 @@ impl XboardFrontEnd {
             Some(Color::Black) => "black",
         };
         self.out.line(&format!("# engine plays {side}"));
-        if let Some(name) = &self.session.bughouse.partner_name {
+        if let Some(name) = &self.seat.session.bughouse.partner_name {
             self.out.line(&format!("# partner {name}"));
         }
-    }
-
-    /// Whether a finished search's move must wait, why, until when, and
-    /// whether that is where our time lead ends.
-    fn hold_reason(&self, done: &SearchDone, request: &SearchRequest, purpose: &SearchPurpose) -> Option<(HoldReason, Option<Instant>, bool)> {
-        if purpose.stop_requested || done.result.best.is_none() {
-            return None;
-        }
-        let flag_release = sit_release_time(purpose.flag_falls_at, MOVE_OVERHEAD);
-        let (clock, us, now) = (request.limits.clock.as_ref(), request.root.turn(), Instant::now());
-        if self.team.messages_on() && self.session.bughouse.requests.sitting {
-            return match partner_sit_limit(clock, us, now, flag_release, self.team.sitting_on()) {
-                SitLimit::Flag(at) => Some((HoldReason::Sitting, at, false)),
-                SitLimit::Lead(at) => Some((HoldReason::Sitting, Some(at), true)),
-                SitLimit::Refused => {
-                    self.out.line("# partner asked us to sit, but we are not ahead on the clock: moving");
-                    None
-                }
-            };
-        }
-        let role = done.advice.as_ref()?.sit?.waiting_for?;
-        if !(self.team.sitting_on() && request.team.is_some()) {
-            return None;
-        }
-        let release = wait_release(clock, us, now, flag_release)?;
-        Some((HoldReason::Waiting(role), Some(release), true))
     }
 }
 
@@ -639,6 +555,11 @@ pub fn format_thinking(info: &Info) -> String {
 }
 
 impl FrontEnd for XboardFrontEnd {
+    fn report(&mut self, events: SeatEvents) {
+        let out = self.out.clone();
+        print_events(&out, &VOICE, events, |result, root| self.play_result(&result, &root));
+    }
+
     fn handle_line(&mut self, line: &str) -> Flow {
         let command = match parse_xboard_line(line) {
             Ok(Some(command)) => command,
@@ -661,62 +582,12 @@ impl FrontEnd for XboardFrontEnd {
         self.out.line(&format!("Error ({message}): (line not shown)"));
     }
 
-    fn on_search_done(&mut self, done: SearchDone) -> Flow {
-        let Some(request) = self.searcher.finish(&done) else {
-            return Flow::Continue;
-        };
-        self.deferred.apply_queued(self.searcher.engine());
-        let purpose = std::mem::take(&mut self.active);
-        if request.limits.infinite {
-            // Analysis that ran out of depth: there is no move to play.
-            return Flow::Continue;
-        }
-        if let (Some(advice), true) = (&done.advice, request.team.is_some() && self.team.messages_on()) {
-            let partner_sitting_us = self.session.bughouse.requests.sitting;
-            let messages = self.outbox.after_advice(&advice.messages, partner_sitting_us);
-            self.tell(messages);
-        }
-        match self.hold_reason(&done, &request, &purpose) {
-            Some((reason, release_at, lead_limited)) => {
-                if let HoldReason::Waiting(role) = reason {
-                    let ms = release_at.map_or(0, |at| at.saturating_duration_since(Instant::now()).as_millis());
-                    self.out.line(&format!("# sitting: waiting for a {} for at most {ms} ms", role_name(role)));
-                    let asked = done.advice.iter().flat_map(|a| &a.messages).any(|m| matches!(m, PartnerMessage::Need(_)));
-                    let need = if asked { Vec::new() } else { vec![role] };
-                    let messages = self.outbox.waiting(&need, false);
-                    self.tell(messages);
-                } else {
-                    self.out.line("# sitting: the move waits for the partner's 'go'");
-                }
-                let since = Instant::now();
-                let SearchDone { result, .. } = done;
-                self.held = Some(HeldMove { result, reason, request, purpose, since, release_at, lead_limited });
-            }
-            None => self.play_result(&done.result, &request.root),
-        }
-        Flow::Continue
-    }
-
     fn on_input_closed(&mut self) -> Flow {
-        self.searcher.stop();
+        self.seat.stop_search();
         Flow::Quit
     }
 
-    fn is_searching(&self) -> bool {
-        self.searcher.is_running()
-    }
-
-    fn deadline(&self) -> Option<Instant> {
-        self.held.as_ref().and_then(|h| h.release_at)
-    }
-
-    fn on_deadline(&mut self) -> Flow {
-        if self.held.as_ref().is_some_and(HeldMove::is_due) {
-            if let Some(held) = self.held.take() {
-                self.out.line(&format!("# {}", held.release_note()));
-                self.play_result(&held.result, &held.request.root);
-            }
-        }
-        Flow::Continue
+    fn seat(&mut self) -> &mut SeatController {
+        &mut self.seat
     }
 }

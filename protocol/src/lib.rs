@@ -2,10 +2,15 @@
 //! CECP (xboard/WinBoard), chosen from the first command. See PROTOCOL.md.
 //!
 //! Layout: [`input`] reads capped lines on a thread, [`driver`] runs the loop
-//! and picks the front end ([`uci`] or [`xboard`]); the pure parsers
-//! ([`uci_command`], [`xboard_command`]) turn lines into commands; [`session`],
-//! [`board_state`] and [`bughouse`] hold the game; [`search_thread`] runs
-//! searches on their own thread; [`output`] writes flushed lines.
+//! and picks the front end ([`uci`] or [`xboard`]), which it feeds through the
+//! [`front_end::FrontEnd`] trait (with the loop's `Event` and `Flow`, in a file
+//! of their own). A front end only parses ([`uci_command`], [`xboard_command`]:
+//! pure parsers) and prints; its [`seat::SeatController`] does the rest for both
+//! protocols: it owns the [`search_thread`] searcher, the [`session`] (with
+//! [`board_state`] and [`bughouse`]), the held move ([`held_move`]), settings
+//! that wait for a search ([`engine_settings`]) and what we tell the partner
+//! ([`partner_model`]), and reports moves, notes and tells as events.
+//! [`output`] writes flushed lines.
 
 pub mod board_state;
 pub mod bughouse;

@@ -37,6 +37,9 @@ pub type SeatEvents = Vec<SeatEvent>;
 /// Where the two protocols want a seat to behave differently.
 #[derive(Clone, Copy, Debug)]
 pub struct Conventions {
+    /// Kept back from each move for the lag of the GUI (and of an ICS, over
+    /// CECP) until set otherwise (UCI `Move Overhead`); sitting ends this much earlier too.
+    pub move_overhead: Duration,
     /// Searches without an end of their own (`go infinite`, ponder, a frozen
     /// position) keep their move for `stop`: one `bestmove` per `go` (UCI).
     /// Without: analysis has no move to play, and a frozen position is a
@@ -50,8 +53,18 @@ pub struct Conventions {
 }
 
 impl Conventions {
-    pub const UCI: Conventions = Conventions { waits_for_stop: true, tells_need_partner: false, records_unsaid: false };
-    pub const CECP: Conventions = Conventions { waits_for_stop: false, tells_need_partner: true, records_unsaid: true };
+    pub const UCI: Conventions = Conventions {
+        move_overhead: Duration::from_millis(10),
+        waits_for_stop: true,
+        tells_need_partner: false,
+        records_unsaid: false,
+    };
+    pub const CECP: Conventions = Conventions {
+        move_overhead: Duration::from_millis(30),
+        waits_for_stop: false,
+        tells_need_partner: true,
+        records_unsaid: true,
+    };
 }
 
 /// Why and until when a found move waits.
@@ -74,7 +87,7 @@ pub struct SeatController {
     pub session: Session,
     /// The partner-board model's switches (`Partner Model`, `Team …`).
     pub team: TeamOptions,
-    /// Kept back from each move for the GUI's lag; sitting ends this much earlier too.
+    /// Kept back from each move ([`Conventions::move_overhead`] until set).
     pub move_overhead: Duration,
     /// Bughouse play (UCI: after `bughouse`; CECP: always): the team model and its holds.
     pub bughouse: bool,
@@ -90,12 +103,12 @@ pub struct SeatController {
 }
 
 impl SeatController {
-    pub fn new(searcher: Searcher, conventions: Conventions, move_overhead: Duration) -> SeatController {
+    pub fn new(searcher: Searcher, conventions: Conventions) -> SeatController {
         SeatController {
             searcher,
             session: Session::default(),
             team: TeamOptions::default(),
-            move_overhead,
+            move_overhead: conventions.move_overhead,
             bughouse: false,
             conventions,
             deferred: DeferredChanges::default(),

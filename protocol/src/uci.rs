@@ -23,7 +23,6 @@ const VOICE: Voice = Voice { note: "info string ", tell: "ptell " };
 
 const MAX_MULTIPV: usize = 256;
 const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
-const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
 
 /// What `bughouse` answers: the extension's features, then `bughouseok`.
 const EXTENSION_FEATURES: &str = "feature seat partner reserve clocks ptell bfen board";
@@ -47,10 +46,9 @@ pub struct UciFrontEnd {
 
 impl UciFrontEnd {
     pub fn new(out: Output, searcher: Searcher) -> UciFrontEnd {
-        let overhead = Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS);
         UciFrontEnd {
             out,
-            seat: SeatController::new(searcher, Conventions::UCI, overhead),
+            seat: SeatController::new(searcher, Conventions::UCI),
             options: UciOptions { multipv: 1, ponder: false },
             debug: false,
             seat_given: false,
@@ -114,7 +112,8 @@ impl UciFrontEnd {
             format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
             "option name Ponder type check default false".to_string(),
             format!(
-                "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
+                "option name Move Overhead type spin default {} min 0 max {MAX_MOVE_OVERHEAD_MS}",
+                Conventions::UCI.move_overhead.as_millis()
             ),
             format!("option name UCI_Variant type combo default chess{variants}"),
             "option name UCI_Chess960 type check default false".to_string(),

@@ -22,9 +22,6 @@ use crate::xboard_command::{parse_xboard_line, XboardCommand};
 /// How the seat's notes and partner tells are written.
 const VOICE: Voice = Voice { note: "# ", tell: "tellics ptell " };
 
-/// Kept back from each move for the GUI and ICS lag.
-const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
-
 /// What the partner hears when assigned (and after `help`): the vocabulary of PROTOCOL.md.
 fn vocabulary_line(greeting: &str) -> String {
     format!("tellics ptell {greeting}I understand: {VOCABULARY}")
@@ -68,7 +65,7 @@ pub struct XboardFrontEnd {
 
 impl XboardFrontEnd {
     pub fn new(out: Output, searcher: Searcher) -> XboardFrontEnd {
-        let mut seat = SeatController::new(searcher, Conventions::CECP, MOVE_OVERHEAD);
+        let mut seat = SeatController::new(searcher, Conventions::CECP);
         // CECP plays bughouse as an ICS does, with no extension to switch on.
         seat.bughouse = true;
         XboardFrontEnd {
@@ -214,7 +211,8 @@ impl XboardFrontEnd {
         self.abandon_search();
         let board = &self.seat.session.board;
         let (root, history) = (board.position().clone(), board.history().to_vec());
-        let limits = Limits { infinite: true, multipv: 1, move_overhead: MOVE_OVERHEAD, ..Limits::default() };
+        let move_overhead = self.seat.move_overhead;
+        let limits = Limits { infinite: true, multipv: 1, move_overhead, ..Limits::default() };
         let request = SearchRequest { root, history, limits, ponder: false, team: None };
         let reporter = self.reporter();
         self.seat.start(request, true, reporter)
@@ -329,7 +327,8 @@ impl XboardFrontEnd {
 
     fn limits(&self, root: &Position) -> Limits {
         let us = root.turn();
-        let mut limits = Limits { depth: self.depth_limit, multipv: 1, move_overhead: MOVE_OVERHEAD, ..Limits::default() };
+        let move_overhead = self.seat.move_overhead;
+        let mut limits = Limits { depth: self.depth_limit, multipv: 1, move_overhead, ..Limits::default() };
         if let Some(move_time) = self.move_time {
             limits.movetime = Some(move_time);
             return limits;

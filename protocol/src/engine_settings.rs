@@ -1,15 +1,83 @@
 //! Engine settings that must not change under a running search (hash size,
-//! threads, clearing for a new game): applied at once when idle, otherwise
-//! queued and applied when the search ends.
+//! threads, clearing for a new game, the evaluation): applied at once when
+//! idle, otherwise queued and applied when the search ends.
+
+use std::sync::Arc;
+
+use tandem_engine::nnue::{self, Network};
 
 use crate::engine_api::Engine;
+use crate::output::echo;
 use crate::parse::InputError;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum EngineChange {
     HashMb(usize),
     Threads(usize),
     Clear,
+    /// The network for drop boards, or `None` for the classical evaluation.
+    Network(Option<Arc<Network>>),
+}
+
+/// `EvalFile`'s value for the network built into the binary.
+pub const EMBEDDED_NETWORK: &str = "<embedded>";
+
+/// `Use NNUE`'s default: off while the network has not yet beaten the
+/// classical evaluation in games (tune/NNUE.md, docs/experiments/).
+pub const USE_NNUE_DEFAULT: bool = false;
+
+/// The evaluation options both front ends offer: `Use NNUE` and `EvalFile`.
+pub struct EvalChoice {
+    use_nnue: bool,
+    file: String,
+    network: Option<Arc<Network>>,
+}
+
+impl Default for EvalChoice {
+    fn default() -> EvalChoice {
+        EvalChoice { use_nnue: USE_NNUE_DEFAULT, file: EMBEDDED_NETWORK.to_string(), network: None }
+    }
+}
+
+impl EvalChoice {
+    pub fn set_use(&mut self, on: bool) -> EngineChange {
+        self.use_nnue = on;
+        self.change()
+    }
+
+    /// Loads the network file at `path` (`<embedded>`: the built-in one). A
+    /// file that cannot be read or is not a whole network is refused and the
+    /// network in use stays.
+    pub fn set_file(&mut self, path: &str) -> Result<EngineChange, InputError> {
+        let path = path.trim();
+        let network = if path.is_empty() || path == EMBEDDED_NETWORK {
+            None
+        } else {
+            let bytes = std::fs::read(path)
+                .map_err(|e| InputError::new(format!("cannot read EvalFile '{}': {e}", echo(path))))?;
+            let network = Network::from_bytes(&bytes)
+                .map_err(|e| InputError::new(format!("EvalFile '{}' refused: {e}", echo(path))))?;
+            Some(Arc::new(network))
+        };
+        self.network = network;
+        self.file = if path.is_empty() { EMBEDDED_NETWORK.to_string() } else { path.to_string() };
+        Ok(self.change())
+    }
+
+    /// What the engine evaluates with after these options.
+    fn change(&self) -> EngineChange {
+        let network = self.network.clone().unwrap_or_else(nnue::embedded);
+        EngineChange::Network(self.use_nnue.then_some(network))
+    }
+
+    /// A line for `debug` output: which evaluation drop boards get.
+    pub fn describe(&self) -> String {
+        if self.use_nnue {
+            format!("evaluation: network {} on drop boards", self.file)
+        } else {
+            "evaluation: classical".to_string()
+        }
+    }
 }
 
 pub use tandem_engine::search::engine::{DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
@@ -31,7 +99,7 @@ impl DeferredChanges {
 
     /// Applies everything queued (call when no search runs any more).
     pub fn apply_queued(&mut self, engine: &Engine) {
-        for change in self.queued.drain(..) {
+        for change in std::mem::take(&mut self.queued) {
             apply(engine, change);
         }
     }
@@ -46,6 +114,7 @@ fn apply(engine: &Engine, change: EngineChange) {
         }
         EngineChange::Threads(n) => engine.set_threads(n),
         EngineChange::Clear => engine.clear(),
+        EngineChange::Network(network) => engine.set_network(network),
     }
 }
 

@@ -14,7 +14,7 @@ use tandem_engine::{Move, Position, Role, Status};
 
 use crate::bughouse::PartnerMessage;
 use crate::engine_api::{Limits, SearchResult};
-use crate::engine_settings::{DeferredChanges, EngineChange};
+use crate::engine_settings::{DeferredChanges, EngineChange, EvalChoice};
 use crate::held_move::{sit_release_time, HeldMove, HoldReason, SearchPurpose};
 use crate::parse::InputError;
 use crate::partner_model::{partner_sit_limit, role_name, team_context, wait_release, Outbox, SitLimit, TeamOptions};
@@ -91,6 +91,8 @@ pub struct SeatController {
     pub move_overhead: Duration,
     /// Bughouse play (UCI: after `bughouse`; CECP: always): the team model and its holds.
     pub bughouse: bool,
+    /// `Use NNUE` and `EvalFile`.
+    pub eval: EvalChoice,
     conventions: Conventions,
     deferred: DeferredChanges,
     /// The running search's purpose.
@@ -110,6 +112,7 @@ impl SeatController {
             team: TeamOptions::default(),
             move_overhead: conventions.move_overhead,
             bughouse: false,
+            eval: EvalChoice::default(),
             conventions,
             deferred: DeferredChanges::default(),
             active: SearchPurpose::default(),
@@ -134,6 +137,20 @@ impl SeatController {
     }
 
     /// Hash, threads or clearing: now when idle, else when the search ends.
+    /// `Use NNUE`: the network on or off for drop boards.
+    pub fn use_network(&mut self, on: bool) {
+        let change = self.eval.set_use(on);
+        self.change_engine(change);
+    }
+
+    /// `EvalFile`: a network file (`<embedded>`: the built-in one); a refused
+    /// file leaves the evaluation as it was.
+    pub fn load_network(&mut self, path: &str) -> Result<(), InputError> {
+        let change = self.eval.set_file(path)?;
+        self.change_engine(change);
+        Ok(())
+    }
+
     pub fn change_engine(&mut self, change: EngineChange) {
         self.deferred.request(self.searcher.engine(), self.searcher.is_running(), change);
     }

@@ -9,7 +9,9 @@ use crate::board_state::BoardState;
 use crate::bughouse::{PartnerMessage, Seat};
 use crate::front_end::{print_events, Flow, FrontEnd, Voice};
 use crate::engine_api::{Bound, Clock, Info, Limits, Score, SearchResult};
-use crate::engine_settings::{check_hash_fits, EngineChange, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
+use crate::engine_settings::{
+    check_hash_fits, EngineChange, DEFAULT_HASH_MB, EMBEDDED_NETWORK, MAX_HASH_MB, MAX_THREADS, USE_NNUE_DEFAULT,
+};
 use crate::output::{echo, Output};
 use crate::parse::{number_in, InputError};
 use crate::partner_model::{describe, team_context, TeamOptions, TEAM_OPTIONS};
@@ -119,6 +121,8 @@ impl UciFrontEnd {
             "option name UCI_Chess960 type check default false".to_string(),
             "option name Rules type string default <empty>".to_string(),
             "option name Clear Hash type button".to_string(),
+            format!("option name Use NNUE type check default {USE_NNUE_DEFAULT}"),
+            format!("option name EvalFile type string default {EMBEDDED_NETWORK}"),
         ]
         .into_iter()
         .chain(team_options)
@@ -144,6 +148,8 @@ impl UciFrontEnd {
                 self.seat.change_engine(EngineChange::Threads(n));
             }
             "clear hash" => self.seat.change_engine(EngineChange::Clear),
+            "use nnue" => self.seat.use_network(parse_check("Use NNUE", needs_value()?)?),
+            "evalfile" => self.seat.load_network(value.unwrap_or(""))?,
             "multipv" => self.options.multipv = number_in("MultiPV", Some(needs_value()?), 1, MAX_MULTIPV)?,
             "ponder" => self.options.ponder = parse_check("Ponder", needs_value()?)?,
             "move overhead" => {

@@ -10,7 +10,7 @@ use crate::board_state::BoardState;
 use crate::bughouse::PartnerMessage;
 use crate::front_end::{print_events, Flow, FrontEnd, Voice};
 use crate::engine_api::{Clock, Info, Limits, Score, SearchResult};
-use crate::engine_settings::{check_hash_fits, EngineChange};
+use crate::engine_settings::{check_hash_fits, EngineChange, EMBEDDED_NETWORK, USE_NNUE_DEFAULT};
 use crate::output::{echo, Output};
 use crate::parse::InputError;
 use crate::partner_model::{parse_switch, partner_sit_limit, SitLimit, TeamOptions, TEAM_OPTIONS};
@@ -165,6 +165,8 @@ impl XboardFrontEnd {
             env!("CARGO_PKG_VERSION")
         ));
         self.out.line("feature option=\"Rules -string <empty>\"");
+        self.out.line(&format!("feature option=\"Use NNUE -check {}\"", u8::from(USE_NNUE_DEFAULT)));
+        self.out.line(&format!("feature option=\"EvalFile -file {EMBEDDED_NETWORK}\""));
         for name in TEAM_OPTIONS {
             let on = u8::from(TeamOptions::default_of(name));
             self.out.line(&format!("feature option=\"{name} -check {on}\""));
@@ -172,10 +174,17 @@ impl XboardFrontEnd {
         self.out.line("feature done=1");
     }
 
-    /// `option NAME=VALUE`: the rules and the partner-board model's switches.
+    /// `option NAME=VALUE`: the rules, the evaluation and the partner-board model's switches.
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), InputError> {
         if name.eq_ignore_ascii_case("rules") {
             return self.set_rules_overrides(value);
+        }
+        if name.eq_ignore_ascii_case("use nnue") {
+            self.seat.use_network(parse_switch("Use NNUE", value)?);
+            return Ok(());
+        }
+        if name.eq_ignore_ascii_case("evalfile") {
+            return self.seat.load_network(value);
         }
         if !TeamOptions::is_option(name) {
             return Err(InputError::new(format!("unknown option '{}'", echo(name))));

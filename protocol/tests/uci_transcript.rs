@@ -176,6 +176,39 @@ fn variant_and_rules_options_change_the_rules() {
     assert!(say(&mut t, "d").contains(&"info string rules chess".to_string()));
 }
 
+/// The nodes of the last `info` line of a fixed-depth search of `position`, from empty tables.
+fn nodes_to_depth(t: &mut Tandem, position: &str, depth: u32) -> u64 {
+    say(t, "ucinewgame");
+    say(t, position);
+    t.send(&format!("go depth {depth}"));
+    let lines = t.read_until(|l| l.starts_with("bestmove"));
+    let info = lines.iter().rev().find(|l| l.contains(" nodes ")).expect("an info line with nodes");
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "nodes").expect("nodes");
+    words[at + 1].parse().expect("a node count")
+}
+
+#[test]
+fn the_network_evaluates_drop_boards_when_switched_on_and_bad_files_are_refused() {
+    let mut t = crazyhouse();
+    let position = "position fen r1b2rk1/pppp1ppp/2n5/2b1p3/2B1P1n1/2NP4/PPP2PPP/R1BQ1RK1[QNp] b - - 0 9";
+    let classical = nodes_to_depth(&mut t, position, 6);
+    say(&mut t, "setoption name Use NNUE value true");
+    let network = nodes_to_depth(&mut t, position, 6);
+    assert_ne!(classical, network, "the network changes the tree");
+    say(&mut t, "setoption name Use NNUE value false");
+    assert_eq!(nodes_to_depth(&mut t, position, 6), classical, "switched off, the classical evaluation is back");
+    assert_error(&mut t, "setoption name EvalFile value /no/such/file.nnue", "cannot read EvalFile '/no/such/file.nnue'");
+    let not_a_net = std::env::temp_dir().join(format!("tandem-not-a-net-{}.nnue", std::process::id()));
+    std::fs::write(&not_a_net, b"TANDNNUE\x01\x00\x00\x00 cut off, of no shape").unwrap();
+    let line = format!("setoption name EvalFile value {}", not_a_net.display());
+    assert_error(&mut t, &line, "refused: a 1953850144-1717989152 network, this build plays");
+    std::fs::remove_file(&not_a_net).ok();
+    say(&mut t, "setoption name EvalFile value <embedded>");
+    say(&mut t, "setoption name Use NNUE value true");
+    assert_eq!(nodes_to_depth(&mut t, position, 6), network, "the refused files left the embedded network in place");
+}
+
 #[test]
 fn go_with_each_limit_returns_a_legal_move() {
     let mut t = crazyhouse();

@@ -115,6 +115,8 @@ fn every_malformed_input_is_an_error_and_leaves_the_state_intact() {
         ("ptell need king", "Error ('ptell need': 'k' is not a piece letter"),
         ("ping", "Error ('ping' needs one number): ping"),
         ("protover x", "Error ('protover' expects a whole number"),
+        ("option EvalFile=/no/such.nnue", "Error (cannot read EvalFile '/no/such.nnue'"),
+        ("option Use NNUE=maybe", "Error (option 'Use NNUE' expects"),
     ] {
         let reply = say(&mut t, line);
         assert!(reply.iter().any(|l| l.starts_with(expected)), "'{line}': expected '{expected}', got {reply:?}");

@@ -12,6 +12,17 @@ pub use accumulator::{Accumulator, AccumulatorStack};
 pub use features::{Snapshot, INPUTS};
 pub use network::{NetError, Network, HIDDEN, QA, QB, SCALE};
 
+use std::sync::{Arc, OnceLock};
+
+/// The network built into the binary (`engine/nets/tandem.nnue`; tune/NNUE.md says how it was made).
+const EMBEDDED: &[u8] = include_bytes!("../../nets/tandem.nnue");
+
+/// The built-in network, read once.
+pub fn embedded() -> Arc<Network> {
+    static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
+    NETWORK.get_or_init(|| Arc::new(Network::from_bytes(EMBEDDED).expect("the embedded network is whole (a test reads it)"))).clone()
+}
+
 /// A network with small random weights (a fixed xorshift sequence), for tests.
 #[cfg(test)]
 pub(crate) fn random_network(seed: u64) -> Network {
@@ -104,6 +115,12 @@ mod tests {
         let with_net = nodes(zh, "crazyhouse", Some(net.clone()));
         assert_ne!(with_net, nodes(zh, "crazyhouse", None));
         assert_eq!(with_net, nodes(zh, "crazyhouse", Some(net)), "a fixed-depth search is deterministic");
+    }
+
+    #[test]
+    fn the_embedded_network_reads() {
+        assert!(Network::from_bytes(EMBEDDED).is_ok());
+        assert_eq!(embedded().to_bytes(), EMBEDDED);
     }
 
     #[test]

@@ -38,6 +38,13 @@ pub struct Network {
     pub output_bias: i32,
 }
 
+impl fmt::Debug for Network {
+    /// The shape, not the 200,000 weights.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Network({INPUTS}-{HIDDEN}-1)")
+    }
+}
+
 /// Why a network file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NetError {

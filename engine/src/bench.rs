@@ -4,7 +4,10 @@
 
 use std::time::{Duration, Instant};
 
+use std::sync::Arc;
+
 use crate::fen::parse_fen;
+use crate::nnue::Network;
 use crate::rules::Rules;
 use crate::search::{Control, Engine, Limits};
 
@@ -41,10 +44,13 @@ impl BenchReport {
 
 /// Searches every bench position to `depth` with a fresh table. With one
 /// thread the node count is the signature; with more it measures time to depth.
-pub fn run_bench(depth: u32, threads: usize) -> BenchReport {
+/// `network` evaluates the drop-chess positions when given (the signature
+/// then is the network's, not the one in CHANGELOG.md).
+pub fn run_bench(depth: u32, threads: usize, network: Option<Arc<Network>>) -> BenchReport {
     let engine = Engine::new();
     engine.set_hash_mb(BENCH_HASH_MB).expect("the bench hash table fits in memory");
     engine.set_threads(threads);
+    engine.set_network(network);
     let limits = Limits { depth: Some(depth), multipv: 1, ..Limits::default() };
     let start = Instant::now();
     let mut nodes = 0;

@@ -1,7 +1,10 @@
-//! `tandem bench [depth]`: the node-count signature and a speed figure.
+//! `tandem bench [depth] [--network FILE]`: the node-count signature and a speed figure.
+
+use std::sync::Arc;
 
 use clap::Args;
 use tandem_engine::bench::{run_bench, DEFAULT_DEPTH};
+use tandem_engine::nnue::{self, Network};
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -11,10 +14,22 @@ pub struct BenchArgs {
     /// Search threads: 1 gives the signature; more measure time to depth.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     threads: u64,
+    /// Evaluate the drop-chess positions with a network: a file, or `embedded`
+    /// for the built-in one (the node count is then the network's signature).
+    #[arg(long, value_name = "FILE")]
+    network: Option<String>,
 }
 
 pub fn run(args: &BenchArgs) -> Result<(), String> {
-    let report = run_bench(args.depth, args.threads as usize);
+    let network = match args.network.as_deref() {
+        None => None,
+        Some("embedded" | "<embedded>") => Some(nnue::embedded()),
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            Some(Arc::new(Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?))
+        }
+    };
+    let report = run_bench(args.depth, args.threads as usize, network);
     eprintln!("time {:.3} s", report.elapsed.as_secs_f64());
     println!("bench {} nodes {} nps", report.nodes, report.nps());
     Ok(())

@@ -172,9 +172,11 @@ fn the_losing_side_takes_a_repetition() {
 
 #[test]
 fn bench_signature_is_deterministic() {
-    let first = run_bench(4, 1).nodes;
-    let second = run_bench(4, 1).nodes;
+    let first = run_bench(4, 1, None).nodes;
+    let second = run_bench(4, 1, None).nodes;
     assert_eq!(first, second);
+    let network = || Some(tandem_engine::nnue::embedded());
+    assert_eq!(run_bench(4, 1, network()).nodes, run_bench(4, 1, network()).nodes, "with the network too");
 }
 
 /// A search cut by its node limit right after an aspiration fail high has

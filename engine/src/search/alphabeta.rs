@@ -56,7 +56,7 @@ use crate::position::Position;
 use crate::rules::{Mate, Repetition, Stalemate};
 use crate::status::Status;
 
-use super::eval::{evaluate_with, Expected};
+use super::eval::{evaluate_with, forecast_balance, Expected};
 use super::evalcache::EvalCache;
 use crate::team::{FlowValues, TeamModel};
 use super::limits::{Bound, Control, Info, Score};
@@ -265,15 +265,19 @@ impl<'a> Searcher<'a> {
     /// Static evaluation plus the team balance of the line (`balance` is from
     /// the root side's point of view).
     /// The network, when one is set, evaluates every drop-chess position at
-    /// `ply` (its accumulator follows the line); it does not see the team
-    /// model's expected arrivals, which only the classical evaluation counts.
+    /// `ply` (its accumulator follows the line); the team model's expected
+    /// arrivals are added at the classical evaluation's value, which the
+    /// network does not know.
     #[inline]
     fn evaluate(&mut self, pos: &Position, balance: i32, ply: usize) -> i32 {
         let balance = if pos.turn() == self.root_color { balance } else { -balance };
         let expected = &self.expected;
         let nnue = &mut self.nnue;
         let static_eval = || match nnue {
-            Some((net, stack)) => stack.evaluate(net, ply, &Snapshot::of(pos), pos.turn()),
+            Some((net, stack)) if expected.is_empty() => stack.evaluate(net, ply, &Snapshot::of(pos), pos.turn()),
+            Some((net, stack)) => {
+                stack.evaluate(net, ply, &Snapshot::of(pos), pos.turn()) + forecast_balance(pos, expected)
+            }
             None => evaluate_with(pos, expected),
         };
         self.eval_cache.get_or_insert(pos.hash(), static_eval) + balance

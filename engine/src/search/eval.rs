@@ -283,6 +283,18 @@ impl EvalParams {
 /// Share (percent) of a hand value credited for a piece expected to arrive.
 pub const FORECAST_PERCENT: i32 = 50;
 
+/// What the pieces expected to arrive in `color`'s hand are worth: a share
+/// of their hand value.
+pub fn forecast(expected: &Expected, color: Color, p: &EvalParams) -> i32 {
+    HAND_ROLES.iter().map(|&role| expected.get(color, role) * p.hand[idx(role)] * FORECAST_PERCENT / 10_000).sum()
+}
+
+/// The side to move's net forecast: [`forecast`] of its hand less the other's.
+pub fn forecast_balance(pos: &Position, expected: &Expected) -> i32 {
+    let p = EvalParams::for_rules(pos.rules());
+    forecast(expected, pos.turn(), p) - forecast(expected, pos.turn().other(), p)
+}
+
 /// The value of a piece of `role` in hand.
 #[inline]
 pub fn hand_value(role: Role) -> i32 {
@@ -460,15 +472,11 @@ impl<'a> Evaluator<'a> {
         score - (pos.promoted() & ours).count() as i32 * p.promoted_discount
     }
 
-    /// Pieces expected to arrive, at a share of their hand value.
     fn forecast(&self, color: Color) -> i32 {
         if !self.pos.rules().has_drops() {
             return 0;
         }
-        HAND_ROLES
-            .iter()
-            .map(|&role| self.expected.get(color, role) * self.p.hand[idx(role)] * FORECAST_PERCENT / 10_000)
-            .sum()
+        forecast(self.expected, color, self.p)
     }
 
     fn placement_and_mobility(&self, color: Color) -> i32 {

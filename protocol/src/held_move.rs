@@ -4,12 +4,13 @@
 //! model waits for a piece, until material arrives or our time lead is used
 //! up; and a frozen position (no legal move yet), until material arrives.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use tandem_engine::Role;
 
 use crate::engine_api::SearchResult;
-use crate::search_thread::{limits_after, SearchRequest};
+use crate::move_clock::MoveClock;
+use crate::search_thread::SearchRequest;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HoldReason {
@@ -29,8 +30,8 @@ pub enum HoldReason {
 pub struct SearchPurpose {
     /// It searches our own board (not the partner board of a `position bfen`).
     pub our_board: bool,
-    /// When our clock would fall, if the search plays on a clock.
-    pub flag_falls_at: Option<Instant>,
+    /// The move's time: when it started, when our flag falls, what earlier searches used.
+    pub clock: MoveClock,
     /// The GUI asked for the move (`stop`, `?`): never hold it.
     pub stop_requested: bool,
 }
@@ -42,7 +43,6 @@ pub struct HeldMove {
     /// The search that found it, to restart it when material arrives.
     pub request: SearchRequest,
     pub purpose: SearchPurpose,
-    pub since: Instant,
     /// When sitting must end so that our clock does not fall.
     pub release_at: Option<Instant>,
     /// `release_at` is where our time lead over the opponent runs out (else
@@ -75,19 +75,5 @@ impl HeldMove {
             "sitting ends: our clock runs low"
         }
     }
-
-    /// The request to search again from now, with the time left.
-    pub fn request_for_restart(&self) -> SearchRequest {
-        let mut request = self.request.clone();
-        request.limits = limits_after(&request.limits, request.root.turn(), self.since.elapsed());
-        request
-    }
 }
 
-/// Time kept back when sitting: we stop sitting this long before our flag falls.
-pub const SIT_MARGIN: Duration = Duration::from_secs(1);
-
-/// When a sitting player must move, given when our clock would fall.
-pub fn sit_release_time(flag_falls_at: Option<Instant>, move_overhead: Duration) -> Option<Instant> {
-    flag_falls_at.map(|at| at.checked_sub(SIT_MARGIN + move_overhead).unwrap_or(at))
-}

@@ -7,8 +7,8 @@
 //! of their own). A front end only parses ([`uci_command`], [`xboard_command`]:
 //! pure parsers) and prints; its [`seat::SeatController`] does the rest for both
 //! protocols: it owns the [`search_thread`] searcher, the [`session`] (with
-//! [`board_state`] and [`bughouse`]), the held move ([`held_move`]), settings
-//! that wait for a search ([`engine_settings`]) and what we tell the partner
+//! [`board_state`] and [`bughouse`]), the held move ([`held_move`]) and the
+//! move's clock ([`move_clock`]), settings that wait for a search ([`engine_settings`]) and what we tell the partner
 //! ([`partner_model`]), and reports moves, notes and tells as events.
 //! [`output`] writes flushed lines.
 
@@ -20,6 +20,7 @@ pub mod engine_settings;
 pub mod front_end;
 pub mod held_move;
 pub mod input;
+pub mod move_clock;
 pub mod output;
 pub mod parse;
 pub mod partner_model;

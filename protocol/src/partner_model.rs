@@ -1,19 +1,16 @@
 //! The engine's partner-board model as the front ends drive it (PROTOCOL.md §3,
 //! "The partner-board model"): the options that switch its terms, the
 //! [`TeamContext`] built from the protocol's [`BughouseContext`] for every
-//! bughouse search, how much the model's advice may cost, and what we tell our
-//! partner (each thing once).
+//! bughouse search, and what we tell our partner (each thing once). What the
+//! advice may cost and how long we sit is the move's clock's ([`crate::move_clock`]).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use tandem_engine::search::timeman::EXPECTED_MOVES_LEFT;
-use tandem_engine::team::{
-    sit_allowance, ModelSwitches, PartnerRequests as EngineRequests, TeamClocks, TeamContext, Trades,
-};
+use tandem_engine::team::{ModelSwitches, PartnerRequests as EngineRequests, TeamClocks, TeamContext, Trades};
 use tandem_engine::{Position, Role};
 
 use crate::bughouse::{BughouseContext, PartnerMessage, Seat};
-use crate::engine_api::{Clock, Limits};
+use crate::engine_api::Clock;
 use crate::parse::InputError;
 
 /// The model's switches as options: a master switch and one per term.
@@ -169,103 +166,6 @@ pub fn describe(team: &TeamContext) -> String {
         trades,
         if on.is_empty() { "none".to_string() } else { on.join(",") },
     )
-}
-
-// ---- the cost of advice ---------------------------------------------------------
-
-/// "What if this piece were in a hand" probes per advice: five roles, for us
-/// and for them, and the two baselines without a piece.
-const PROBES: u64 = 12;
-const MIN_PROBE_NODES: u64 = 1_000;
-const MAX_PROBE_NODES: u64 = 20_000;
-/// Probe size when the search has no time limit (depth, nodes, mate).
-const UNTIMED_PROBE_NODES: u64 = 4_000;
-/// Below this on our clock, no advice: the move goes out at once.
-pub const LOW_CLOCK: Duration = Duration::from_secs(2);
-/// Assumed speed when the search was too short to measure it.
-const DEFAULT_NPS: f64 = 200_000.0;
-
-/// How much the advice after a search may cost.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ProbeBudget {
-    /// Nodes per probe.
-    pub nodes: u64,
-    /// Wall time after which the probes are stopped and the advice dropped
-    /// (twice the planned tenth of the move; `None` without a time limit).
-    pub time_cap: Option<Duration>,
-}
-
-/// Searches smaller than this do not measure the node rate.
-const MEASURABLE_NODES: u64 = 20_000;
-
-/// The probes' budget after a search that took `elapsed` for `nodes`, with
-/// `left` of our time remaining: all probes together take about a tenth of
-/// the move's time. `None`: skip the advice (our clock is very low, or a tenth
-/// of the move's time would not buy a useful probe).
-pub fn probe_nodes(limits: &Limits, us: tandem_engine::Color, left: Option<Duration>, nodes: u64, elapsed: Duration) -> Option<ProbeBudget> {
-    if left.is_some_and(|t| t < LOW_CLOCK) {
-        return None;
-    }
-    let move_time = match (limits.movetime, left) {
-        (Some(movetime), _) => movetime,
-        (None, Some(left)) => {
-            let increment = limits.clock.map(|c| c.increment(us)).unwrap_or_default();
-            left / EXPECTED_MOVES_LEFT + increment
-        }
-        (None, None) => return Some(ProbeBudget { nodes: UNTIMED_PROBE_NODES, time_cap: None }),
-    };
-    // A search of a few thousand nodes says little about the speed (start-up,
-    // a loaded machine): below that, assume the usual speed.
-    let nps = if elapsed >= Duration::from_millis(20) && nodes >= MEASURABLE_NODES {
-        nodes as f64 / elapsed.as_secs_f64()
-    } else {
-        DEFAULT_NPS
-    };
-    let budget = move_time / 10;
-    let per_probe = (nps * budget.as_secs_f64() / PROBES as f64) as u64;
-    (per_probe >= MIN_PROBE_NODES).then_some(ProbeBudget { nodes: per_probe.min(MAX_PROBE_NODES), time_cap: Some(budget * 2) })
-}
-
-/// When our own wait for a piece must end: after our time lead over the
-/// opponent (less the engine's margin) is used up, and never later than
-/// `flag_release` (the protocol's margin before our flag). `None`: we are not
-/// ahead on the clock (or the clocks are unknown), so we do not wait.
-pub fn wait_release(clock: Option<&Clock>, us: tandem_engine::Color, now: Instant, flag_release: Option<Instant>) -> Option<Instant> {
-    let clock = clock?;
-    let clocks = TeamClocks { ours: clock.time(us), opponent: clock.time(us.other()), ..TeamClocks::default() };
-    let lead_ends = now + sit_allowance(&clocks)?;
-    Some(flag_release.map_or(lead_ends, |flag| flag.min(lead_ends)))
-}
-
-/// How long the partner's `sit` is obeyed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SitLimit {
-    /// Until `go`, or this margin before our flag (`None`: no clock, until told).
-    Flag(Option<Instant>),
-    /// Until `go`, or until our time lead is used up (`wait_release`).
-    Lead(Instant),
-    /// Not at all: we are not ahead on the clock.
-    Refused,
-}
-
-/// With `Team Sitting` on and both clocks of our board known, the partner's
-/// `sit` is obeyed while our time lead lasts (the engine's rule for sitting);
-/// otherwise until `go` or the flag margin.
-pub fn partner_sit_limit(
-    clock: Option<&Clock>,
-    us: tandem_engine::Color,
-    now: Instant,
-    flag_release: Option<Instant>,
-    sitting_term: bool,
-) -> SitLimit {
-    let known = clock.is_some_and(|c| c.time(us).is_some() && c.time(us.other()).is_some());
-    if !(sitting_term && known) {
-        return SitLimit::Flag(flag_release);
-    }
-    match wait_release(clock, us, now, flag_release) {
-        Some(at) => SitLimit::Lead(at),
-        None => SitLimit::Refused,
-    }
 }
 
 pub fn role_name(role: Role) -> &'static str {
@@ -457,47 +357,6 @@ mod tests {
         let team = team_context(&context, &root, None, &quiet);
         assert_eq!(team.requests, EngineRequests::default());
         assert_eq!(team.clocks.ours, None);
-    }
-
-    #[test]
-    fn advice_costs_a_tenth_of_the_move_at_most() {
-        let limits = Limits::default();
-        let nodes = |left: Option<u64>, searched: u64| {
-            probe_nodes(&limits, Color::White, left.map(Duration::from_millis), searched, Duration::from_secs(1))
-                .map(|b| b.nodes)
-        };
-        let untimed = probe_nodes(&limits, Color::White, None, 0, Duration::ZERO);
-        assert_eq!(untimed, Some(ProbeBudget { nodes: UNTIMED_PROBE_NODES, time_cap: None }));
-        assert_eq!(nodes(Some(1_500), 1_000_000), None, "our clock is very low");
-        // 70 s left: a move of 2 s (35 moves to plan for), a tenth of it at
-        // 1 M nodes/s is 16 666 nodes per probe; at 2 M, 20 000 (the cap).
-        assert_eq!(nodes(Some(70_000), 1_000_000), Some(16_666));
-        assert_eq!(nodes(Some(70_000), 2_000_000), Some(MAX_PROBE_NODES));
-        let budget = probe_nodes(&limits, Color::White, Some(Duration::from_secs(70)), 1, Duration::ZERO);
-        assert_eq!(budget.and_then(|b| b.time_cap), Some(Duration::from_millis(400)));
-        // 4.2 s left at 1 M nodes/s: 120 ms moves, 12 ms of twelve probes, 1 000 nodes each.
-        assert_eq!(nodes(Some(4_200), 1_000_000), Some(1_000));
-        // At 100 k nodes/s that would be 100 nodes: not worth a probe.
-        assert_eq!(nodes(Some(4_200), 100_000), None);
-        let fast = Limits { movetime: Some(Duration::from_millis(10)), ..Limits::default() };
-        assert_eq!(probe_nodes(&fast, Color::White, None, 0, Duration::ZERO), None);
-    }
-
-    #[test]
-    fn waiting_needs_a_time_lead_and_never_passes_the_flag() {
-        let now = Instant::now();
-        let ahead = clock(30_000, 20_000);
-        // 10 s ahead, less a margin of a fifth of our 30 s: 4 s.
-        assert_eq!(wait_release(Some(&ahead), Color::White, now, None), Some(now + Duration::from_secs(4)));
-        let flag = now + Duration::from_secs(3);
-        assert_eq!(wait_release(Some(&ahead), Color::White, now, Some(flag)), Some(flag));
-        assert_eq!(wait_release(Some(&ahead), Color::Black, now, None), None);
-        assert_eq!(wait_release(None, Color::White, now, None), None);
-        let limit = |c: Option<&Clock>, term| partner_sit_limit(c, Color::White, now, Some(flag), term);
-        assert_eq!(limit(Some(&ahead), true), SitLimit::Lead(flag));
-        assert_eq!(limit(Some(&clock(20_000, 30_000)), true), SitLimit::Refused);
-        assert_eq!(limit(Some(&clock(20_000, 30_000)), false), SitLimit::Flag(Some(flag)));
-        assert_eq!(limit(None, true), SitLimit::Flag(Some(flag)));
     }
 
     #[test]

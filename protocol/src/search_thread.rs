@@ -19,7 +19,7 @@ use tandem_engine::Position;
 use crate::front_end::Event;
 use crate::engine_api::{Control, Engine, Info, Limits, SearchResult};
 use crate::parse::InputError;
-use crate::partner_model::probe_nodes;
+use crate::move_clock::MoveClock;
 
 /// Room for deep recursion with a move list per ply on the search stack.
 const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
@@ -62,8 +62,6 @@ struct Running {
     control: Arc<Control>,
     handle: JoinHandle<()>,
     request: SearchRequest,
-    /// When our clock started for this search (`None` while pondering).
-    clock_started: Option<Instant>,
 }
 
 /// Owns the engine and the one search that may be running.
@@ -92,16 +90,16 @@ impl Searcher {
         self.running.as_ref().map(|r| &r.request)
     }
 
-    /// Starts a search (cancelling any running one first).
-    pub fn start(&mut self, request: SearchRequest, reporter: Reporter) -> Result<(), InputError> {
+    /// Starts a search (cancelling any running one first); `clock`, the move's,
+    /// sets what the advice after it may cost.
+    pub fn start(&mut self, request: SearchRequest, clock: MoveClock, reporter: Reporter) -> Result<(), InputError> {
         self.cancel();
         let id = self.next_id;
         self.next_id += 1;
         let control = Arc::new(Control::new());
         control.set_pondering(request.ponder);
-        let handle = self.spawn(id, &request, Arc::clone(&control), reporter)?;
-        let clock_started = (!request.ponder).then(Instant::now);
-        self.running = Some(Running { id, control, handle, request, clock_started });
+        let handle = self.spawn(id, &request, clock, Arc::clone(&control), reporter)?;
+        self.running = Some(Running { id, control, handle, request });
         Ok(())
     }
 
@@ -109,25 +107,25 @@ impl Searcher {
         &self,
         id: u64,
         request: &SearchRequest,
+        clock: MoveClock,
         control: Arc<Control>,
         mut reporter: Reporter,
     ) -> Result<JoinHandle<()>, InputError> {
         let engine = Arc::clone(&self.engine);
         let events = self.events.clone();
         let (root, history, limits) = (request.root.clone(), request.history.clone(), request.limits.clone());
-        let (team, ponder) = (request.team.clone(), request.ponder);
+        let team = request.team.clone();
         std::thread::Builder::new()
             .name(format!("search-{id}"))
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
-                let started = Instant::now();
                 let result = match &team {
                     Some(team) => engine.search_team(&root, &history, &limits, &control, &team.context, &mut *reporter),
                     None => engine.search(&root, &history, &limits, &control, &mut *reporter),
                 };
                 let advice = team.filter(|t| t.advise).and_then(|team| {
                     let searched = Searched { root: &root, history: &history, limits: &limits, result: &result };
-                    advise(&engine, &control, searched, team.context, (!ponder).then_some(started))
+                    advise(&engine, &control, searched, team.context, &clock)
                 });
                 let _ = events.send(Event::SearchDone(SearchDone { id, result, advice }));
             })
@@ -141,13 +139,12 @@ impl Searcher {
         }
     }
 
-    /// `ponderhit`: the pondered move was played, our clock runs from now.
+    /// `ponderhit`: the pondered move was played, the search's clock runs from now.
     pub fn ponderhit(&mut self) -> bool {
         match &mut self.running {
             Some(running) if running.control.is_pondering() => {
                 running.control.set_pondering(false);
                 running.request.ponder = false;
-                running.clock_started = Some(Instant::now());
                 true
             }
             _ => false,
@@ -156,37 +153,19 @@ impl Searcher {
 
     /// Takes the finished search's request if `done` is the current search;
     /// `None` for a stale result (a cancelled search), which is to be dropped.
-    /// The request's limits are what is left after the time it used.
     pub fn finish(&mut self, done: &SearchDone) -> Option<SearchRequest> {
         if self.running.as_ref().map(|r| r.id) != Some(done.id) {
             return None;
         }
-        self.running.take().map(|running| end(running).0)
+        self.running.take().map(end)
     }
 
     /// Stops the running search and waits for it; its result will be ignored.
-    /// Returns its request with the limits left after the time it used.
+    /// Returns its request, to search it again.
     pub fn cancel(&mut self) -> Option<SearchRequest> {
         let running = self.running.take()?;
         running.control.stop();
-        let (mut request, used) = end(running);
-        // A restart continues the same move: the time manager plans for it whole.
-        request.limits.spent += used;
-        Some(request)
-    }
-
-    /// Restarts the running search from a new root (a reserve changed), with
-    /// the time it has left and `team`, the partner-board model as it is now.
-    /// False if no search was running.
-    pub fn restart(&mut self, root: Position, history: Vec<u64>, team: Option<TeamSearch>, reporter: Reporter) -> Result<bool, InputError> {
-        let Some(mut request) = self.cancel() else {
-            return Ok(false);
-        };
-        request.root = root;
-        request.history = history;
-        request.team = team;
-        self.start(request, reporter)?;
-        Ok(true)
+        Some(end(running))
     }
 }
 
@@ -200,27 +179,22 @@ struct Searched<'a> {
 
 /// The model's advice after a search, within about a tenth of the move's time.
 /// None when the move is wanted now (`stop`), when there is no move, in
-/// analysis (`infinite`), or when our clock is very low. `clock_started`: when
-/// our clock started (`None` after pondering: then the clocks of `go` are used).
+/// analysis (`infinite`), or when our clock is very low. `clock`: the move's,
+/// as the search started (after pondering, the clocks of `go` count).
 fn advise(
     engine: &Engine,
     control: &Control,
     searched: Searched<'_>,
     mut context: TeamContext,
-    clock_started: Option<Instant>,
+    clock: &MoveClock,
 ) -> Option<Advice> {
     let Searched { root, history, limits, result } = searched;
     if control.is_stopped() || limits.infinite || result.best.is_none() {
         return None;
     }
-    let us = root.turn();
-    let elapsed = clock_started.map(|t| t.elapsed()).unwrap_or_default();
-    // The limits' clock is what is left of this move's time (a restart after a
-    // reserve update takes the time already used off it).
-    let left = limits.clock.and_then(|c| c.time(us)).map(|t| t.saturating_sub(elapsed));
-    context.clocks.ours = left;
-    context.clocks.opponent = limits.clock.and_then(|c| c.time(us.other()));
-    let budget = probe_nodes(limits, us, left, result.nodes, elapsed)?;
+    context.clocks.ours = clock.time_left();
+    context.clocks.opponent = clock.opponent_time();
+    let budget = clock.probe_budget(result.nodes)?;
     let score = result.score.map_or(0, crate::engine_api::Score::internal);
     // `stop` (or `quit`) ends the probes at once, and so does the time cap
     // (should the machine slow down after the speed was measured): the advice
@@ -247,56 +221,8 @@ fn advise(
     advice.filter(|_| !probes.is_stopped())
 }
 
-/// Waits for a search thread and returns its request, less the time used,
-/// and that time.
-fn end(running: Running) -> (SearchRequest, Duration) {
+/// Waits for a search thread and returns its request.
+fn end(running: Running) -> SearchRequest {
     let _ = running.handle.join();
-    let used = running.clock_started.map(|t| t.elapsed()).unwrap_or_default();
-    let mut request = running.request;
-    request.limits = limits_after(&request.limits, request.root.turn(), used);
-    (request, used)
-}
-
-/// The limits of a search that already used `used` of our time.
-pub fn limits_after(limits: &Limits, us: tandem_engine::Color, used: Duration) -> Limits {
-    let mut left = limits.clone();
-    if let Some(movetime) = left.movetime {
-        left.movetime = Some(movetime.saturating_sub(used).max(Duration::from_millis(1)));
-    }
-    if let Some(clock) = &mut left.clock {
-        if let Some(time) = clock.time[us as usize] {
-            clock.time[us as usize] = Some(time.saturating_sub(used));
-        }
-    }
-    left
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine_api::Clock;
-    use tandem_engine::Color;
-
-    fn clock_times(white: Duration, black: Duration) -> [Option<Duration>; 2] {
-        let mut time = [None; 2];
-        time[Color::White as usize] = Some(white);
-        time[Color::Black as usize] = Some(black);
-        time
-    }
-
-    #[test]
-    fn limits_after_takes_used_time_off_our_clock_only() {
-        let limits = Limits {
-            movetime: Some(Duration::from_millis(100)),
-            clock: Some(Clock {
-                time: clock_times(Duration::from_secs(10), Duration::from_secs(20)),
-                ..Clock::default()
-            }),
-            ..Limits::default()
-        };
-        let left = limits_after(&limits, Color::Black, Duration::from_secs(1));
-        assert_eq!(left.movetime, Some(Duration::from_millis(1)));
-        let clock = left.clock.unwrap();
-        assert_eq!(clock.time, clock_times(Duration::from_secs(10), Duration::from_secs(19)));
-    }
+    running.request
 }

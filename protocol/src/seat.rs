@@ -15,9 +15,10 @@ use tandem_engine::{Move, Position, Role, Status};
 use crate::bughouse::PartnerMessage;
 use crate::engine_api::{Limits, SearchResult};
 use crate::engine_settings::{DeferredChanges, EngineChange, EvalChoice};
-use crate::held_move::{sit_release_time, HeldMove, HoldReason, SearchPurpose};
+use crate::held_move::{HeldMove, HoldReason, SearchPurpose};
+use crate::move_clock::{MoveClock, SitLimit};
 use crate::parse::InputError;
-use crate::partner_model::{partner_sit_limit, role_name, team_context, wait_release, Outbox, SitLimit, TeamOptions};
+use crate::partner_model::{role_name, team_context, Outbox, TeamOptions};
 use crate::search_thread::{Reporter, SearchDone, SearchRequest, Searcher, TeamSearch};
 use crate::session::Session;
 
@@ -196,14 +197,9 @@ impl SeatController {
 
     /// Starts a search; `our_board`: of our own board (not the partner board of `position bfen`).
     pub fn start(&mut self, request: SearchRequest, our_board: bool, reporter: Reporter) -> Result<(), InputError> {
-        let flag_falls_at = request
-            .limits
-            .clock
-            .and_then(|c| c.time(request.root.turn()))
-            .filter(|_| !request.ponder)
-            .map(|t| Instant::now() + t);
-        self.searcher.start(request, reporter)?;
-        self.active = SearchPurpose { our_board, flag_falls_at, stop_requested: false };
+        let clock = MoveClock::start(&request.limits, request.root.turn(), request.ponder);
+        self.searcher.start(request, clock, reporter)?;
+        self.active = SearchPurpose { our_board, clock, stop_requested: false };
         Ok(())
     }
 
@@ -243,9 +239,7 @@ impl SeatController {
     /// played. `None`: we were not pondering.
     pub fn ponderhit(&mut self) -> Option<SeatEvents> {
         if self.searcher.ponderhit() {
-            // The flag falls after the time `go ponder` gave us.
-            let our_time = self.searcher.current().and_then(|r| r.limits.clock?.time(r.root.turn()));
-            self.active.flag_falls_at = our_time.map(|t| Instant::now() + t);
+            self.active.clock.ponderhit();
             return Some(Vec::new());
         }
         let held = self.held.take_if(|h| h.request.ponder)?;
@@ -258,20 +252,39 @@ impl SeatController {
     /// False when there was neither.
     pub fn restart_for_material(&mut self, reporter: Reporter) -> Result<bool, InputError> {
         let root = self.session.board.position().clone();
-        let history = self.session.board.history().to_vec();
         if self.searcher.is_running() && self.active.our_board {
-            let team = self.searcher.current().and_then(|r| self.team_search(true, &root, &r.limits));
-            return self.searcher.restart(root, history, team, reporter);
+            let Some(request) = self.searcher.cancel() else {
+                return Ok(false);
+            };
+            // The model gets our clock as the cancelled search started.
+            let team = self.team_search(true, &root, &request.limits);
+            let mut purpose = self.active;
+            purpose.clock.restart(request.ponder);
+            return self.search_again(request, root, team, purpose, reporter);
         }
         let Some(held) = self.held.take_if(|h| h.purpose.our_board) else {
             return Ok(false);
         };
-        let mut request = held.request_for_restart();
-        request.team = self.team_search(true, &root, &request.limits);
-        request.root = root;
-        request.history = history;
-        self.searcher.start(request, reporter)?;
-        self.active = held.purpose;
+        let mut purpose = held.purpose;
+        purpose.clock.restart_held(held.request.ponder);
+        let team = self.team_search(true, &root, &purpose.clock.limits(&held.request.limits));
+        self.search_again(held.request, root, team, purpose, reporter)
+    }
+
+    /// Searches `request` again from `root` (our board) with what is left of the move's clock.
+    fn search_again(
+        &mut self,
+        mut request: SearchRequest,
+        root: Position,
+        team: Option<TeamSearch>,
+        purpose: SearchPurpose,
+        reporter: Reporter,
+    ) -> Result<bool, InputError> {
+        request.limits = purpose.clock.limits(&request.limits);
+        request.history = self.session.board.history().to_vec();
+        (request.root, request.team) = (root, team);
+        self.searcher.start(request, purpose.clock, reporter)?;
+        self.active = purpose;
         Ok(true)
     }
 
@@ -347,7 +360,8 @@ impl SeatController {
             return Vec::new();
         };
         self.deferred.apply_queued(self.searcher.engine());
-        let purpose = std::mem::take(&mut self.active);
+        let mut purpose = std::mem::take(&mut self.active);
+        purpose.clock.search_ended();
         let mut events = self.tell_after_search(&done, &request);
         if request.limits.infinite && !self.conventions.waits_for_stop {
             // Analysis that ended: there is no move to play.
@@ -357,8 +371,8 @@ impl SeatController {
             Some(hold) => {
                 events.extend(self.announce_hold(&done, hold));
                 let Hold { reason, release_at, lead_limited } = hold;
-                let (result, since) = (done.result, Instant::now());
-                self.held = Some(HeldMove { result, reason, request, purpose, since, release_at, lead_limited });
+                let result = done.result;
+                self.held = Some(HeldMove { result, reason, request, purpose, release_at, lead_limited });
             }
             None => events.push(SeatEvent::Move { result: done.result, root: request.root }),
         }
@@ -382,16 +396,15 @@ impl SeatController {
         if !(self.bughouse && purpose.our_board) {
             return None;
         }
-        let flag_release = sit_release_time(purpose.flag_falls_at, self.move_overhead);
         if done.result.best.is_none() {
             // Frozen: wait for material, never give up while a piece may come.
             let frozen = request.team.is_some() && request.root.status() == Status::Frozen;
             return (frozen && self.conventions.waits_for_stop).then_some(Hold::new(HoldReason::Frozen));
         }
-        let (clock, us, now) = (request.limits.clock.as_ref(), request.root.turn(), Instant::now());
+        let (clock, now, overhead) = (&purpose.clock, Instant::now(), self.move_overhead);
         if self.team.messages_on() && self.session.bughouse.requests.sitting {
             let sitting = |release_at, lead_limited| Hold { reason: HoldReason::Sitting, release_at, lead_limited };
-            return match partner_sit_limit(clock, us, now, flag_release, self.team.sitting_on()) {
+            return match clock.partner_sit_limit(now, overhead, self.team.sitting_on()) {
                 SitLimit::Flag(at) => Some(sitting(at, false)),
                 SitLimit::Lead(at) => Some(sitting(Some(at), true)),
                 SitLimit::Refused => {
@@ -405,7 +418,7 @@ impl SeatController {
         if !(self.team.sitting_on() && request.team.is_some()) {
             return None;
         }
-        let release = wait_release(clock, us, now, flag_release)?;
+        let release = clock.wait_release(now, overhead)?;
         Some(Hold { reason: HoldReason::Waiting(role), release_at: Some(release), lead_limited: true })
     }
 

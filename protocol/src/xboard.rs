@@ -13,7 +13,8 @@ use crate::engine_api::{Clock, Info, Limits, Score, SearchResult};
 use crate::engine_settings::{check_hash_fits, EngineChange, EMBEDDED_NETWORK, USE_NNUE_DEFAULT};
 use crate::output::{echo, Output};
 use crate::parse::InputError;
-use crate::partner_model::{parse_switch, partner_sit_limit, SitLimit, TeamOptions, TEAM_OPTIONS};
+use crate::move_clock::{MoveClock, SitLimit};
+use crate::partner_model::{parse_switch, TeamOptions, TEAM_OPTIONS};
 use crate::search_thread::{Reporter, SearchRequest, Searcher};
 use crate::seat::{Conventions, SeatController, SeatEvents};
 use crate::session::RulesConfig;
@@ -510,7 +511,8 @@ impl XboardFrontEnd {
         }
         let us = self.engine_color.unwrap_or_else(|| self.seat.session.board.turn());
         let clock = self.move_time.is_none().then(|| self.clock(us, self.seat.session.board.position().fullmoves()));
-        match partner_sit_limit(clock.as_ref(), us, Instant::now(), None, team.sitting_on()) {
+        let idle = MoveClock::between_moves(clock.as_ref(), us);
+        match idle.partner_sit_limit(Instant::now(), self.seat.move_overhead, team.sitting_on()) {
             SitLimit::Flag(_) if clock.is_some() => "ok, I sit until you say go (or my clock runs low)".to_string(),
             SitLimit::Flag(_) => "ok, I sit until you say go".to_string(),
             SitLimit::Lead(until) => {

@@ -83,35 +83,28 @@ impl MoveClock {
         self.flag_falls_at = self.left.map(|t| now + t);
     }
 
-    /// The search ended: the time it used comes off our clock, which runs on
-    /// while its move waits (after pondering too).
+    /// The search ended: the time it used comes off our clock (spent on this
+    /// move), which runs on while its move waits (after pondering too).
     pub fn search_ended(&mut self) {
         self.end_lap();
         self.lap_started = Some(Instant::now());
     }
 
-    /// The move is searched again (material arrived): the time used comes off
-    /// our clock and counts as spent on this move; a `ponder` search's clock
-    /// waits for `ponderhit`.
+    /// The move is searched again (material arrived, during its search or
+    /// while it was held): the time used comes off our clock and counts as
+    /// spent on this move; a `ponder` search's clock waits for `ponderhit`.
     pub fn restart(&mut self, ponder: bool) {
-        let used = self.end_lap();
-        self.spent += used;
-        self.lap_started = (!ponder).then(Instant::now);
-    }
-
-    /// A held move is searched again: the time it waited comes off our clock
-    /// (but is not counted as spent).
-    pub fn restart_held(&mut self, ponder: bool) {
         self.end_lap();
         self.lap_started = (!ponder).then(Instant::now);
     }
 
-    /// Takes the current lap's time off our clock (and off a `movetime`); returns it.
-    fn end_lap(&mut self) -> Duration {
+    /// Takes the current lap's time off our clock (and off a `movetime`) and
+    /// counts it as spent: the time manager plans the move whole.
+    fn end_lap(&mut self) {
         let used = self.elapsed();
         self.left = self.left.map(|t| t.saturating_sub(used));
         self.movetime = self.movetime.map(|t| t.saturating_sub(used).max(Duration::from_millis(1)));
-        used
+        self.spent += used;
     }
 
     /// How long the current lap has run on our clock.
@@ -273,6 +266,19 @@ mod tests {
         assert_eq!(white, Some(Duration::from_secs(10)));
         assert!(black.unwrap() <= Duration::from_secs(19) && black.unwrap() > Duration::from_millis(18_900));
         assert!(next.spent >= Duration::from_secs(1) && next.spent < Duration::from_millis(1_100));
+    }
+
+    #[test]
+    fn a_held_move_searched_again_counts_its_search_and_wait_as_spent() {
+        let limits = Limits { clock: Some(clock(10_000, 10_000)), ..Limits::default() };
+        let mut move_clock = running_for(&limits, Color::White, Duration::from_secs(2));
+        move_clock.search_ended();
+        move_clock.lap_started = Some(Instant::now() - Duration::from_secs(1));
+        move_clock.restart(false);
+        let next = move_clock.limits(&limits);
+        let ours = next.clock.unwrap().time(Color::White).unwrap();
+        assert!(next.spent >= Duration::from_secs(3) && next.spent < Duration::from_millis(3_100));
+        assert!(ours + next.spent <= Duration::from_secs(10) && ours + next.spent > Duration::from_millis(9_990));
     }
 
     #[test]

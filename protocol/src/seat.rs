@@ -266,7 +266,7 @@ impl SeatController {
             return Ok(false);
         };
         let mut purpose = held.purpose;
-        purpose.clock.restart_held(held.request.ponder);
+        purpose.clock.restart(held.request.ponder);
         let team = self.team_search(true, &root, &purpose.clock.limits(&held.request.limits));
         self.search_again(held.request, root, team, purpose, reporter)
     }

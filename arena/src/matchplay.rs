@@ -14,7 +14,7 @@
 use std::time::Duration;
 
 use tandem_engine::team::PartnerMessage;
-use tandem_engine::reserve::HAND_ROLES;
+use tandem_engine::HAND_ROLES;
 use tandem_engine::{BoardId, Color, Game, MatchEnd, MoveError, Role, Rules, Simultaneous, Status};
 
 use crate::bpgn::{Record, RecordMove};

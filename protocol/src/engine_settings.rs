@@ -80,7 +80,7 @@ impl EvalChoice {
     }
 }
 
-pub use tandem_engine::search::engine::{DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
+pub use tandem_engine::search::{DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
 
 #[derive(Default)]
 pub struct DeferredChanges {

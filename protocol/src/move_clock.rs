@@ -10,7 +10,7 @@
 
 use std::time::{Duration, Instant};
 
-use tandem_engine::search::timeman::EXPECTED_MOVES_LEFT;
+use tandem_engine::search::EXPECTED_MOVES_LEFT;
 use tandem_engine::team::{sit_allowance, TeamClocks};
 use tandem_engine::Color;
 

@@ -290,7 +290,7 @@ mod tests {
     use super::*;
     use crate::board_state::BoardState;
     use crate::engine_api::Score;
-    use tandem_engine::search::alphabeta::MATE;
+    use tandem_engine::search::MATE;
     use tandem_engine::{parse_fen, BoardId, Color, Rules};
 
     fn position(fen: &str) -> Position {

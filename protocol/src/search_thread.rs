@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use tandem_engine::search::engine::Advice;
+use tandem_engine::search::Advice;
 use tandem_engine::team::TeamContext;
 use tandem_engine::Position;
 

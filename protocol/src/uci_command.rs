@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use tandem_engine::fen::parse_reserve_letters;
+use tandem_engine::parse_reserve_letters;
 use tandem_engine::{BoardId, Color, Reserve};
 
 use crate::bughouse::{PartnerMessage, Seat};

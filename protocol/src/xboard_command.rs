@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use tandem_engine::fen::parse_reserve_letters;
+use tandem_engine::parse_reserve_letters;
 use tandem_engine::{Color, Preset, Reserve, Role};
 
 use crate::bughouse::PartnerMessage;

@@ -43,7 +43,7 @@ const KNIGHT_WOULD_MATE: &str = "6rk/6pp/8/8/8/8/8/K7[] w - - 0 1";
 /// On B our partner (Black) is about to take a white knight, which then comes to us.
 const PARTNER_TAKES_KNIGHT: &str = "4k3/8/3p4/4N3/8/8/8/4K3[] b - - 0 1";
 
-fn advice_with_clocks(ours_s: u64, theirs_s: u64) -> tandem_engine::search::engine::Advice {
+fn advice_with_clocks(ours_s: u64, theirs_s: u64) -> tandem_engine::search::Advice {
     let ours = board(KNIGHT_WOULD_MATE);
     let team = TeamContext {
         partner_board: Some(board(PARTNER_TAKES_KNIGHT)),

@@ -13,7 +13,7 @@
 pub mod nnue;
 
 use rayon::prelude::*;
-use tandem_engine::search::eval::{evaluate_params, EvalParams, Expected};
+use tandem_engine::search::{evaluate_params, EvalParams, Expected};
 use tandem_engine::{parse_fen, Position, Rules};
 
 /// One labelled position.

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use tandem_engine::search::eval::EvalParams;
+use tandem_engine::search::EvalParams;
 use tandem_engine::Rules;
 use tandem_tune::{fit_scale, local_search, mean_error, parse_samples, psqt_roughness};
 

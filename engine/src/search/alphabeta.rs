@@ -294,10 +294,6 @@ impl<'a> Searcher<'a> {
         if pos.turn() == self.root_color { flow.gain(victim) } else { -flow.loss(victim) }
     }
 
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
-
     pub fn control(&self) -> &'a Control {
         self.shared.control
     }

@@ -330,6 +330,7 @@ impl Expected {
 }
 
 /// The evaluation from the side to move's point of view.
+#[cfg(test)]
 pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(pos, &Expected::default())
 }
@@ -352,6 +353,7 @@ pub fn white_score(pos: &Position, expected: &Expected) -> i32 {
 }
 
 /// Penalty for the danger to `color`'s king.
+#[cfg(test)]
 pub fn king_danger(pos: &Position, color: Color) -> i32 {
     Evaluator::new(pos, &Expected::default(), EvalParams::for_rules(pos.rules())).king_danger(color)
 }

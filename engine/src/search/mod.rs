@@ -1,26 +1,34 @@
 //! The searcher: parallel alpha-beta (Lazy SMP) with a drop-chess evaluation.
 //!
-//! - [`engine`]: the façade ([`Engine`]) and the Lazy SMP scheme;
-//! - [`alphabeta`]: one thread's principal variation search and quiescence;
-//! - [`ordering`]: the staged move picker and its heuristics;
-//! - [`eval`]: the evaluation and its parameters;
-//! - [`correction`]: the correction history of the evaluation;
-//! - [`tt`]: the lock-free transposition table (entry layout documented there);
-//! - [`see`]: static exchange evaluation;
-//! - [`timeman`]: time management;
-//! - [`limits`]: what a caller asks and what it gets back.
+//! - `engine`: the façade ([`Engine`]) and the Lazy SMP scheme;
+//! - `alphabeta`: one thread's principal variation search and quiescence;
+//! - `ordering`: the staged move picker and its heuristics;
+//! - `eval`: the evaluation and its parameters;
+//! - `correction`: the correction history of the evaluation;
+//! - `tt`: the lock-free transposition table (entry layout documented there);
+//! - `see`: static exchange evaluation;
+//! - `timeman`: time management;
+//! - `limits`: what a caller asks and what it gets back.
 
-pub mod alphabeta;
-pub mod correction;
-pub mod engine;
-pub mod eval;
-pub mod evalcache;
-pub mod limits;
-pub mod ordering;
-pub mod params;
-pub mod see;
-pub mod timeman;
-pub mod tt;
+mod alphabeta;
+mod correction;
+mod engine;
+pub(crate) mod eval;
+mod evalcache;
+mod limits;
+mod ordering;
+mod params;
+pub(crate) mod see;
+mod timeman;
+mod tt;
 
-pub use engine::Engine;
+/// The engine and its settings' bounds (`Hash`, `Threads`).
+pub use engine::{Advice, Engine, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
+/// What a caller asks (limits, the clock, stop and ponder flags) and what it gets back.
 pub use limits::{Bound, Clock, Control, Info, Limits, Score, SearchResult};
+/// The mate score: a mate in n plies scores `MATE - n`.
+pub use alphabeta::MATE;
+/// The classical evaluation with explicit parameters, for tuning (`tandem-tune`).
+pub use eval::{evaluate_params, EvalParams, Expected};
+/// Moves planned for when the clock gives no `movestogo`.
+pub use timeman::EXPECTED_MOVES_LEFT;

@@ -53,10 +53,6 @@ impl TimeManager {
         TimeManager { start: Instant::now(), soft, hard, was_pondering: false }
     }
 
-    pub fn elapsed(&self) -> Duration {
-        self.start.elapsed()
-    }
-
     /// While pondering the clock does not count; it starts at `ponderhit`.
     fn clock_running(&mut self, control: &Control) -> bool {
         if control.is_pondering() {

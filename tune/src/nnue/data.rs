@@ -12,7 +12,7 @@
 use std::io::{self, Write};
 
 use tandem_engine::nnue::Snapshot;
-use tandem_engine::reserve::HAND_ROLES;
+use tandem_engine::HAND_ROLES;
 use tandem_engine::{Bitboard, Color, Position, Reserve, Role, Square};
 
 /// One labelled position.

@@ -1,10 +1,9 @@
 //! `tandem bench [depth] [--network FILE]`: the node-count signature and a speed figure.
 
-use std::sync::Arc;
-
 use clap::Args;
 use tandem_engine::bench::{run_bench, DEFAULT_DEPTH};
-use tandem_engine::nnue::{self, Network};
+use tandem_engine::nnue;
+use tandem_protocol::engine_settings::read_network;
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -23,11 +22,8 @@ pub struct BenchArgs {
 pub fn run(args: &BenchArgs) -> Result<(), String> {
     let network = match args.network.as_deref() {
         None => None,
-        Some("embedded" | "<embedded>") => Some(nnue::embedded()),
-        Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-            Some(Arc::new(Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?))
-        }
+        Some("embedded") => Some(nnue::embedded()),
+        Some(path) => Some(read_network(path, "--network")?.unwrap_or_else(nnue::embedded)),
     };
     let report = run_bench(args.depth, args.threads as usize, network);
     eprintln!("time {:.3} s", report.elapsed.as_secs_f64());

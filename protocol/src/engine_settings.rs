@@ -26,16 +26,28 @@ pub const EMBEDDED_NETWORK: &str = "<embedded>";
 /// classical evaluation in games (tune/NNUE.md, docs/experiments/).
 pub const USE_NNUE_DEFAULT: bool = false;
 
+/// The network file at `path`, or `None` for the built-in one (`<embedded>`
+/// or nothing). The error names the file by `setting` (`EvalFile`)
+/// and says what is wrong with it.
+pub fn read_network(path: &str, setting: &str) -> Result<Option<Arc<Network>>, String> {
+    if path.is_empty() || path == EMBEDDED_NETWORK {
+        return Ok(None);
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {setting} '{}': {e}", echo(path)))?;
+    let network = Network::from_bytes(&bytes).map_err(|e| format!("{setting} '{}' refused: {e}", echo(path)))?;
+    Ok(Some(Arc::new(network)))
+}
+
 /// The evaluation options both front ends offer: `Use NNUE` and `EvalFile`.
 pub struct EvalChoice {
     use_nnue: bool,
-    file: String,
+    /// The loaded `EvalFile`; `None`: the built-in network.
     network: Option<Arc<Network>>,
 }
 
 impl Default for EvalChoice {
     fn default() -> EvalChoice {
-        EvalChoice { use_nnue: USE_NNUE_DEFAULT, file: EMBEDDED_NETWORK.to_string(), network: None }
+        EvalChoice { use_nnue: USE_NNUE_DEFAULT, network: None }
     }
 }
 
@@ -49,18 +61,7 @@ impl EvalChoice {
     /// file that cannot be read or is not a whole network is refused and the
     /// network in use stays.
     pub fn set_file(&mut self, path: &str) -> Result<EngineChange, InputError> {
-        let path = path.trim();
-        let network = if path.is_empty() || path == EMBEDDED_NETWORK {
-            None
-        } else {
-            let bytes = std::fs::read(path)
-                .map_err(|e| InputError::new(format!("cannot read EvalFile '{}': {e}", echo(path))))?;
-            let network = Network::from_bytes(&bytes)
-                .map_err(|e| InputError::new(format!("EvalFile '{}' refused: {e}", echo(path))))?;
-            Some(Arc::new(network))
-        };
-        self.network = network;
-        self.file = if path.is_empty() { EMBEDDED_NETWORK.to_string() } else { path.to_string() };
+        self.network = read_network(path.trim(), "EvalFile").map_err(InputError::new)?;
         Ok(self.change())
     }
 
@@ -68,15 +69,6 @@ impl EvalChoice {
     fn change(&self) -> EngineChange {
         let network = self.network.clone().unwrap_or_else(nnue::embedded);
         EngineChange::Network(self.use_nnue.then_some(network))
-    }
-
-    /// A line for `debug` output: which evaluation drop boards get.
-    pub fn describe(&self) -> String {
-        if self.use_nnue {
-            format!("evaluation: network {} on drop boards", self.file)
-        } else {
-            "evaluation: classical".to_string()
-        }
     }
 }
 

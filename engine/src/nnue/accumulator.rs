@@ -95,28 +95,19 @@ impl AccumulatorStack {
 
     /// The network's evaluation of `snapshot` (`turn` to move) at `ply`.
     pub fn evaluate(&mut self, net: &Network, ply: usize, snapshot: &Snapshot, turn: Color) -> i32 {
-        let entries = &self.entries;
-        let nearness = |p: usize| entries[p].as_ref().map(|e| (p, distance(&e.snapshot, snapshot)));
-        // The own ply first: on a tie it is updated in place, without a copy.
-        let nearest = [Some(ply), ply.checked_sub(1)].into_iter().flatten().filter_map(nearness).min_by_key(|&(_, d)| d);
-        let acc = match nearest {
-            Some((from, d)) if d <= REFRESH_DISTANCE => {
-                let (base, mut acc) = match self.entries[from].take() {
-                    Some(entry) if from == ply => (entry.snapshot, entry.acc),
-                    Some(entry) => {
-                        let copy = (entry.snapshot, entry.acc.clone());
-                        self.entries[from] = Some(entry);
-                        copy
-                    }
-                    None => unreachable!("the nearest entry is present"),
-                };
-                acc.update(net, &base, snapshot, &mut self.scratch);
-                acc
-            }
-            _ => Accumulator::refresh(net, snapshot),
+        let (above, here) = self.entries.split_at_mut(ply);
+        let (own, parent) = (&mut here[0], above.last().and_then(Option::as_ref));
+        let near = |entry: Option<&Entry>| entry.map(|e| distance(&e.snapshot, snapshot)).filter(|&d| d <= REFRESH_DISTANCE);
+        let (own_near, parent_near) = (near(own.as_ref()), near(parent));
+        // The own ply on a tie: it is updated in place, without a copy.
+        let from_parent = parent_near.is_some_and(|p| own_near.is_none_or(|o| p < o));
+        let entry = match (own, parent) {
+            (Some(entry), _) if own_near.is_some() && !from_parent => entry,
+            (slot, Some(parent)) if from_parent => slot.insert(Entry { snapshot: parent.snapshot, acc: parent.acc.clone() }),
+            (slot, _) => slot.insert(Entry { snapshot: *snapshot, acc: Accumulator::refresh(net, snapshot) }),
         };
-        let score = acc.evaluate(net, turn);
-        self.entries[ply] = Some(Entry { snapshot: *snapshot, acc });
-        score
+        entry.acc.update(net, &entry.snapshot, snapshot, &mut self.scratch);
+        entry.snapshot = *snapshot;
+        entry.acc.evaluate(net, turn)
     }
 }

@@ -26,7 +26,7 @@ pub const MAX_ACTIVE: usize = 64 + 2 * HAND_INPUTS_PER_SIDE;
 
 /// What the network sees of a position: the pieces by colour and role and
 /// both hands. Two of these differ in the inputs that changed between them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Snapshot {
     pub pieces: [[Bitboard; 6]; 2],
     pub hands: [Reserve; 2],

@@ -274,9 +274,9 @@ impl<'a> Searcher<'a> {
         let expected = &self.expected;
         let nnue = &mut self.nnue;
         let static_eval = || match nnue {
-            Some((net, stack)) if expected.is_empty() => stack.evaluate(net, ply, &Snapshot::of(pos), pos.turn()),
             Some((net, stack)) => {
-                stack.evaluate(net, ply, &Snapshot::of(pos), pos.turn()) + forecast_balance(pos, expected)
+                let forecast = if expected.is_empty() { 0 } else { forecast_balance(pos, expected) };
+                stack.evaluate(net, ply, &Snapshot::of(pos), pos.turn()) + forecast
             }
             None => evaluate_with(pos, expected),
         };

@@ -41,7 +41,7 @@ enum Command {
         /// Random moves after the opening line.
         #[arg(long, default_value_t = 8)]
         random_moves: usize,
-        /// Openings, one FEN (or BFEN) a line; `#` lines are comments.
+        /// Openings, read as `tandem match --openings` reads them (FEN, EPD or BFEN lines; BPGN/PGN games).
         #[arg(long, default_value = "arena/openings/drop-chess.epd")]
         openings: PathBuf,
         /// Games played at the same time (one search thread each).
@@ -104,9 +104,7 @@ struct GenRun {
 fn gen(out: &Path, rules: &str, openings: &Path, run: &GenRun) -> Result<(), String> {
     let GenRun { games, nodes, random_moves, threads, seed } = *run;
     let rules: Rules = rules.parse().map_err(|e| format!("--rules: {e}"))?;
-    let text = std::fs::read_to_string(openings).map_err(|e| format!("cannot read {}: {e}", openings.display()))?;
-    let lines: Vec<String> =
-        text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(|l| epd_to_fen(l)).collect();
+    let lines: Vec<String> = tandem_arena::openings::load(openings, rules, None)?.into_iter().map(|o| o.position).collect();
     if lines.is_empty() {
         return Err(format!("{}: no openings", openings.display()));
     }
@@ -177,15 +175,6 @@ impl Progress {
     }
 }
 
-/// An EPD line (four FEN fields and operations) as a FEN.
-fn epd_to_fen(line: &str) -> String {
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    if fields.len() >= 6 && fields[4].parse::<u32>().is_ok() {
-        return line.to_string();
-    }
-    format!("{} 0 1", fields.iter().take(4).copied().collect::<Vec<_>>().join(" "))
-}
-
 fn train_files(files: &[PathBuf], out: &Path, config: &TrainConfig) -> Result<(), String> {
     let mut records = Vec::new();
     for file in files {
@@ -197,12 +186,8 @@ fn train_files(files: &[PathBuf], out: &Path, config: &TrainConfig) -> Result<()
     }
     println!("{} positions", records.len());
     let start = Instant::now();
-    let mut write_error = None;
     let best = train(&records, config, |epoch, loss, held, _| {
         println!("epoch {epoch}: loss {loss:.6}, held out {held:.6}, {:.0} s", start.elapsed().as_secs_f64());
     });
-    if let Err(e) = std::fs::write(out, best.quantise().to_bytes()) {
-        write_error = Some(format!("cannot write {}: {e}", out.display()));
-    }
-    write_error.map_or(Ok(()), Err)
+    std::fs::write(out, best.quantise().to_bytes()).map_err(|e| format!("cannot write {}: {e}", out.display()))
 }

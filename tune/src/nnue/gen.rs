@@ -11,7 +11,7 @@
 use std::collections::HashSet;
 
 use tandem_engine::search::{Control, Engine, Limits, Score};
-use tandem_engine::{parse_fen, BoardId, Game, Position, Rules, Status};
+use tandem_engine::{parse_fen, BoardId, Color, Game, Position, Rules, Seat, Status, Team};
 
 use super::data::Record;
 
@@ -73,7 +73,7 @@ pub fn play_game(engine: &Engine, config: &GenConfig, opening: &str, seed: u64) 
         let before = &history[..history.len().saturating_sub(1)];
         let result = engine.search(&pos, before, &limits, &Control::new(), &mut |_| {});
         let Some(best) = result.best else { break };
-        let team1 = (pos.turn() == tandem_engine::Color::White) == (board == BoardId::A);
+        let team1 = on_team1(board, pos.turn());
         match result.score {
             Some(Score::Mate(n)) => {
                 team1_score = Some(if (n > 0) == team1 { 1 } else { -1 });
@@ -101,17 +101,18 @@ pub fn play_game(engine: &Engine, config: &GenConfig, opening: &str, seed: u64) 
         .collect()
 }
 
+/// The game of an opening from `tandem_arena::openings` (a BFEN for two-board rules, else a FEN).
 fn start(opening: &str, rules: Rules) -> Option<Game> {
     if rules.is_two_board() {
-        if let Ok(game) = Game::from_bfen(opening, rules) {
-            return Some(game);
-        }
-        // A one-board line starts both boards, as in the arena.
-        let board: Position = parse_fen(opening, rules).ok()?;
-        return Some(Game::from_boards(rules, [board.clone(), board]));
+        return Game::from_bfen(opening, rules).ok();
     }
-    let board: Position = parse_fen(opening, rules).ok()?;
+    let board = parse_fen(opening, rules).ok()?;
     Some(Game::from_boards(rules, [board, Position::startpos(rules)]))
+}
+
+/// Whether `color` on `board` plays for team 1 (the first board to end decides for both teams).
+fn on_team1(board: BoardId, color: Color) -> bool {
+    Seat { board, color }.team() == Team::One
 }
 
 /// A board whose side to move can move, at random; `None` when none can.
@@ -125,8 +126,7 @@ fn pick_board(game: &Game, boards: &[BoardId], rng: &mut Rng) -> Option<BoardId>
 fn ended_result(game: &Game, boards: &[BoardId]) -> i8 {
     for &board in boards {
         if game.status(board) == Status::Checkmate {
-            let mated_is_team1 = (game.board(board).turn() == tandem_engine::Color::White) == (board == BoardId::A);
-            return if mated_is_team1 { -1 } else { 1 };
+            return if on_team1(board, game.board(board).turn()) { -1 } else { 1 };
         }
     }
     0
@@ -136,19 +136,12 @@ fn ended_result(game: &Game, boards: &[BoardId]) -> i8 {
 #[derive(Default)]
 pub struct Dedup {
     seen: HashSet<u64>,
+    hasher: std::hash::RandomState,
 }
 
 impl Dedup {
     pub fn first_time(&mut self, record: &Record) -> bool {
-        use std::hash::{DefaultHasher, Hash, Hasher};
-        let mut hasher = DefaultHasher::new();
-        for color in &record.snapshot.pieces {
-            for bb in color {
-                u64::from(*bb).hash(&mut hasher);
-            }
-        }
-        record.snapshot.hands.hash(&mut hasher);
-        (record.turn as u8).hash(&mut hasher);
-        self.seen.insert(hasher.finish())
+        use std::hash::BuildHasher;
+        self.seen.insert(self.hasher.hash_one((&record.snapshot, record.turn)))
     }
 }

@@ -12,6 +12,7 @@
 //! [`engine_proc`] implements with processes and the protocol adapters
 //! [`uci`] and [`xboard`].
 
+pub mod analyse;
 pub mod bpgn;
 pub mod cli;
 pub mod clock;
@@ -29,4 +30,5 @@ pub mod uci;
 pub mod verdict;
 pub mod xboard;
 
+pub use analyse::AnalyseArgs;
 pub use cli::{run, MatchArgs};

@@ -34,6 +34,8 @@ enum Command {
     Bench(bench_cmd::BenchArgs),
     /// Play bughouse matches between engines: 2v2 on real clocks, BPGN records, rating statistics.
     Match(tandem_arena::MatchArgs),
+    /// Analyse a recorded game: every position of both boards, the best move, the move played and what it lost.
+    Analyse(tandem_arena::AnalyseArgs),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +46,7 @@ fn main() -> ExitCode {
         Some(Command::Rules(args)) => rules_cmd::run(&args),
         Some(Command::Bench(args)) => bench_cmd::run(&args),
         Some(Command::Match(args)) => tandem_arena::run(&args),
+        Some(Command::Analyse(args)) => tandem_arena::analyse::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

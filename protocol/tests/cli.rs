@@ -67,3 +67,40 @@ fn bad_arguments_fail_with_a_message() {
         assert!(stderr(&o).contains(expected), "{args:?}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn analyse_prints_every_move_and_writes_the_json_report() {
+    let game = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/games/fics-1934587.bpgn");
+    let json = std::env::temp_dir().join(format!("tandem-analyse-{}.json", std::process::id()));
+    let o = tandem(&["analyse", game, "--depth", "2", "--json", json.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("A: Bugfish - donkEchess   B: muggg - WEBDubois"), "{out}");
+    assert!(out.contains("27A. N@g4#"), "{out}");
+    assert!(out.contains("Result 1-0 (from the final position)"), "{out}");
+    let text = std::fs::read_to_string(&json).unwrap();
+    let _ = std::fs::remove_file(&json);
+    assert!(text.contains("\"schema\": 1") && text.contains("\"positions\""), "{text}");
+}
+
+#[test]
+fn analyse_refuses_bad_input_with_a_message() {
+    let game = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/games/fics-1934587.bpgn");
+    let garbage = std::env::temp_dir().join(format!("tandem-garbage-{}.bpgn", std::process::id()));
+    std::fs::write(&garbage, "1A. e4 1a. e5 2A. Qxf7 {nonsense}\n").unwrap();
+    let garbage = garbage.to_str().unwrap().to_string();
+    for (args, expected) in [
+        (vec!["analyse", "/nonexistent/game.bpgn"], "cannot read"),
+        (vec!["analyse", game, "--game", "3"], "holds 1 game(s)"),
+        (vec!["analyse", game, "--game", "0"], "holds 1 game(s)"),
+        (vec!["analyse", game, "--rules", "bugs"], "unknown preset 'bugs'"),
+        (vec!["analyse", game, "--depth", "2", "--movetime", "10"], "cannot be used with"),
+        (vec!["analyse", &garbage, "--depth", "1"], "Qxf7"),
+    ] {
+        let o = tandem(&args);
+        assert!(!o.status.success(), "{args:?} succeeded");
+        assert!(stderr(&o).contains(expected), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
+    }
+    let _ = std::fs::remove_file(&garbage);
+}

@@ -1,0 +1,135 @@
+//! `tandem analyse` on real records: two bughousedb games, our own arena
+//! records of both kinds, and the JSON schema of docs/ANALYSIS-JSON.md.
+
+use tandem_arena::analyse::{analyse, GameReport, Mark, PositionLimit, SCHEMA_VERSION};
+use tandem_arena::bpgn::{read_records, record_rules, Record};
+use tandem_engine::search::Engine;
+use tandem_engine::{parse_fen, Rules};
+
+fn game(name: &str) -> Record {
+    let path = format!("{}/../tests/data/games/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    read_records(&text).unwrap().remove(0)
+}
+
+fn analysed(record: &Record, fallback: Rules) -> GameReport {
+    let mut progress = Vec::new();
+    let report = analyse(record, record_rules(record, fallback), &Engine::new(), PositionLimit::Depth(3), &mut |n| {
+        progress.push(n)
+    })
+    .unwrap();
+    assert_eq!(progress, (1..=record.moves.len()).collect::<Vec<_>>(), "progress after every position");
+    report
+}
+
+/// Every position's moves are legal where the report says they were searched,
+/// its line plays out, and its mark matches its loss.
+fn check_positions(report: &GameReport, rules: Rules) {
+    for p in &report.positions {
+        let pos = parse_fen(&p.fen, rules).unwrap_or_else(|e| panic!("position {}: {e:?}", p.index));
+        let legal: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+        assert!(legal.contains(&p.played.uci), "position {}: {} is not legal", p.index, p.played.uci);
+        let best = p.best.as_ref().unwrap_or_else(|| panic!("position {}: no best move", p.index));
+        assert!(legal.contains(&best.uci), "position {}: best {} is not legal", p.index, best.uci);
+        assert_eq!(p.pv.first(), Some(&best.uci), "position {}: the line starts with the best move", p.index);
+        let mut line = pos.clone();
+        for uci in &p.pv {
+            let m = line.parse_move(uci).unwrap_or_else(|e| panic!("position {}: line move {uci}: {e:?}", p.index));
+            assert!(line.legal_moves().contains(&m), "position {}: line move {uci} is not legal", p.index);
+            line.play(m);
+        }
+        assert!(p.eval.is_some() && p.eval_played.is_some(), "position {}: scores", p.index);
+        assert!(p.loss >= 0);
+        assert_eq!(p.mark, Mark::of_loss(p.loss), "position {}", p.index);
+        if best.uci == p.played.uci {
+            assert_eq!(p.loss, 0, "position {}: the best move loses nothing", p.index);
+        }
+    }
+}
+
+#[test]
+fn a_bughousedb_game_is_analysed_on_both_boards_in_playing_order() {
+    let record = game("fics-1934587.bpgn");
+    let report = analysed(&record, Rules::bughouse());
+    assert_eq!(report.positions.len(), record.moves.len());
+    check_positions(&report, Rules::bughouse());
+    let boards: Vec<&str> = report.positions.iter().map(|p| p.board.as_str()).collect();
+    assert_eq!(&boards[..4], ["A", "B", "A", "A"], "record order: 1A. e4 1B. e4 1a. Nf6 2A. Nc3");
+    assert!(report.positions.iter().all(|p| p.partner_fen.is_some()));
+    // The mover's clock after the move, and the other player's last one (the time control at first).
+    let first = &report.positions[0];
+    assert_eq!((first.clocks.white, first.clocks.black), (Some(58.345), Some(60.0)));
+    // 3A. exd5 hands a black pawn to board B; 7a. Nxc3 a white knight.
+    let exd5 = report.positions.iter().find(|p| p.board == "A" && p.played.san == "exd5").unwrap();
+    assert_eq!((exd5.handed[0].piece.as_str(), exd5.handed[0].to_board.as_str()), ("p", "B"));
+    let nxc3 = report.positions.iter().find(|p| p.played.san == "Nxc3").unwrap();
+    assert_eq!(nxc3.handed[0].piece, "N");
+    // donkEchess (BlackA) is mated: team 1 (WhiteA + BlackB) wins, judged from the board.
+    assert_eq!((report.result.as_str(), report.result_from.as_str()), ("1-0", "the final position"));
+    let last = report.positions.last().unwrap();
+    assert_eq!((last.played.san.as_str(), last.eval_played.and_then(|e| e.mate)), ("N@g4#", Some(1)));
+}
+
+#[test]
+fn a_result_tag_from_the_other_board_is_judged_from_the_game() {
+    // The tag says 1-0 from board B's view; BobBughouse (BlackB, team 1) is mated.
+    let record = game("fics-1934301.bpgn");
+    assert_eq!(record.result, "1-0");
+    let report = analysed(&record, Rules::bughouse());
+    check_positions(&report, Rules::bughouse());
+    assert_eq!(report.result, "0-1");
+}
+
+#[test]
+fn our_own_records_are_analysed_under_their_rules() {
+    let record = game("arena-bughouse.bpgn");
+    let report = analysed(&record, Rules::bughouse());
+    assert_eq!(report.rules, "bughouse,mate=standard");
+    check_positions(&report, "bughouse,mate=standard".parse().unwrap());
+    assert_eq!(report.positions[0].fen, "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR[] w KQkq - 0 2");
+
+    let record = game("arena-crazyhouse.pgn");
+    let report = analysed(&record, Rules::chess());
+    assert!(!report.two_boards);
+    assert_eq!(report.rules, "crazyhouse");
+    check_positions(&report, Rules::crazyhouse());
+    assert!(report.positions.iter().all(|p| p.board == "A" && p.partner_fen.is_none()));
+    // In crazyhouse a capture stays on the board's own side of the table.
+    let capture = report.positions.iter().find(|p| p.played.san.contains('x')).unwrap();
+    assert_eq!(capture.handed.len(), 0, "crazyhouse captures go to the capturer's own hand, not across");
+}
+
+#[test]
+fn the_json_report_follows_its_schema() {
+    let record = game("fics-1934587.bpgn");
+    let report = analysed(&record, Rules::bughouse());
+    let json: serde_json::Value = serde_json::from_str(&serde_json::to_string(&report).unwrap()).unwrap();
+    assert_eq!(json["schema"], SCHEMA_VERSION);
+    assert_eq!(json["limit"], "depth 3");
+    assert_eq!(json["tags"][0], serde_json::json!(["Event", "FICS rated bughouse match"]));
+    let positions = json["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), record.moves.len());
+    let keys = [
+        "index", "board", "color", "number", "fen", "partner_fen", "played", "best", "pv", "eval", "eval_played",
+        "loss", "mark", "handed", "clocks", "depth", "nodes",
+    ];
+    for p in positions {
+        for key in keys {
+            assert!(p.get(key).is_some(), "position {} lacks {key}: {p}", p["index"]);
+        }
+        let eval = &p["eval"];
+        assert!(eval["cp"].is_i64() != eval["mate"].is_i64(), "cp or mate, not both: {eval}");
+        assert!(p["mark"].is_null() || ["inaccuracy", "mistake", "blunder"].contains(&p["mark"].as_str().unwrap()));
+    }
+}
+
+#[test]
+fn a_record_with_an_illegal_move_is_refused_before_any_search() {
+    let text = "[Event \"x\"]\n[WhiteA \"a\"][BlackA \"b\"][WhiteB \"c\"][BlackB \"d\"]\n1A. e4 1a. e5 2A. Ke3\n";
+    let record = read_records(text).unwrap().remove(0);
+    let error = analyse(&record, Rules::bughouse(), &Engine::new(), PositionLimit::Depth(1), &mut |_| {
+        panic!("no position may be searched")
+    })
+    .unwrap_err();
+    assert!(error.contains("Ke3"), "{error}");
+}

@@ -9,7 +9,7 @@
 //! it is not the best), the evaluation it lost in the mover's view and a mark
 //! ([`Mark`]), what its capture handed to the other board, and the board's
 //! clocks after it. `--json` writes the report in the schema of
-//! docs/ANALYSIS-JSON.md.
+//! docs/ANALYSIS-JSON.md, `--html` a page to step through ([`crate::analyse_html`]).
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -71,6 +71,9 @@ pub struct AnalyseArgs {
     /// Write the report as JSON to this file.
     #[arg(long, value_name = "OUT.json")]
     pub json: Option<PathBuf>,
+    /// Write the report as one self-contained HTML page (both boards, the moves, the evaluation graph).
+    #[arg(long, value_name = "OUT.html")]
+    pub html: Option<PathBuf>,
 }
 
 /// How much a move lost, by the thresholds in the module's documentation.
@@ -190,6 +193,8 @@ pub struct PositionReport {
     pub mark: Option<Mark>,
     pub handed: Vec<Handed>,
     pub clocks: Clocks,
+    /// Both boards after the move as BFEN (`A | B`; one-board records: the FEN).
+    pub after: String,
     pub depth: u32,
     pub nodes: u64,
 }
@@ -203,6 +208,8 @@ pub struct GameReport {
     pub tags: Vec<[String; 2]>,
     pub rules: String,
     pub two_boards: bool,
+    /// The start position: BFEN (`A | B`) for two boards, else the FEN.
+    pub start: String,
     /// The result in team 1's view (WhiteA + BlackB; one board: White), judged from the game.
     pub result: String,
     /// What the result was judged from.
@@ -272,6 +279,10 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
         let json = serde_json::to_string_pretty(&report).map_err(|e| format!("cannot encode the report: {e}"))?;
         std::fs::write(path, json + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
+    if let Some(path) = &args.html {
+        let page = crate::analyse_html::render(&report)?;
+        std::fs::write(path, page).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     Ok(())
 }
 
@@ -289,6 +300,7 @@ pub fn analyse(
     let verdict = judge(record, &replayed);
     let mut game = start_game(record, rules)?;
     let mut clocks = ClockBook::new(record);
+    let start = game_text(&game, record.two_board);
     let mut positions = Vec::with_capacity(record.moves.len());
     for (index, rm) in record.moves.iter().enumerate() {
         let id = rm.board;
@@ -335,10 +347,14 @@ pub fn analyse(
             mark: Mark::of_loss(loss),
             handed,
             clocks: clocks.of_board(id),
+            after: String::new(),
             depth: best.depth,
             nodes: best.nodes,
         });
         game.play(id, m).map_err(|e| format!("move {} ({}): {e}", index + 1, rm.san))?;
+        if let Some(report) = positions.last_mut() {
+            report.after = game_text(&game, record.two_board);
+        }
         on_progress(index + 1);
     }
     Ok(GameReport {
@@ -347,6 +363,7 @@ pub fn analyse(
         tags: record.tags.iter().map(|(k, v)| [k.clone(), v.clone()]).collect(),
         rules: rules.to_string(),
         two_boards: record.two_board,
+        start,
         result: verdict.result.to_string(),
         result_from: verdict.evidence.describe().to_string(),
         limit: limit.describe(),
@@ -362,6 +379,15 @@ fn start_game(record: &Record, rules: Rules) -> Result<Game, String> {
     }
     let board = tandem_engine::parse_fen(&start, rules).map_err(|e| format!("FEN tag: {e}"))?;
     Ok(Game::from_boards(rules, [board.clone(), board]))
+}
+
+/// Both boards as BFEN, or board A's FEN for a one-board record.
+fn game_text(game: &Game, two_boards: bool) -> String {
+    if two_boards {
+        game.to_bfen()
+    } else {
+        to_fen(game.board(BoardId::A))
+    }
 }
 
 /// The hashes of the board's earlier positions, oldest first, without the current one.

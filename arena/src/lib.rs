@@ -13,6 +13,7 @@
 //! [`uci`] and [`xboard`].
 
 pub mod analyse;
+pub mod analyse_html;
 pub mod bpgn;
 pub mod cli;
 pub mod clock;

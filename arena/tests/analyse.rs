@@ -133,3 +133,66 @@ fn a_record_with_an_illegal_move_is_refused_before_any_search() {
     .unwrap_err();
     assert!(error.contains("Ke3"), "{error}");
 }
+
+/// Headless Chromium (Debian's `chromium`), or `None` to skip; with
+/// `TANDEM_REQUIRE_PEERS=1` (CI, which installs it) a missing browser fails.
+fn chromium() -> Option<&'static str> {
+    let found = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].into_iter().find(|p| std::path::Path::new(p).exists());
+    if found.is_none() && std::env::var("TANDEM_REQUIRE_PEERS").is_ok_and(|v| v == "1") {
+        panic!("chromium is required (TANDEM_REQUIRE_PEERS=1): apt-get install chromium");
+    }
+    found
+}
+
+/// Runs headless Chromium on `page` (with a `?query`) with `args`, at most a minute.
+fn run_chromium(browser: &str, args: &[&str], page: &std::path::Path, query: &str) -> std::process::Output {
+    std::process::Command::new("timeout")
+        .args(["60", browser, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1300,900"])
+        .args(args)
+        .arg(format!("file://{}{query}", page.display()))
+        .output()
+        .expect("chromium runs")
+}
+
+#[test]
+fn the_html_page_renders_both_boards_every_move_and_the_graph_in_a_browser() {
+    let Some(browser) = chromium() else {
+        eprintln!("skipped: no chromium");
+        return;
+    };
+    let record = game("fics-1934587.bpgn");
+    let report = analysed(&record, Rules::bughouse());
+    let page = tandem_arena::analyse_html::render(&report).unwrap();
+    let dir = std::env::temp_dir().join(format!("tandem-html-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.html");
+    std::fs::write(&path, &page).unwrap();
+    assert!(!page.contains("src=\"http") && !page.contains("href=\"http") && !page.contains("<link"), "nothing from the network");
+
+    let dom = run_chromium(browser, &["--virtual-time-budget=3000", "--dump-dom"], &path, "");
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    let count = |needle: &str| dom.matches(needle).count();
+    assert_eq!(count("class=\"board\""), 2, "two boards:\n{}", &dom[..dom.len().min(2000)]);
+    assert_eq!(count("<rect class=\"sq "), 128, "64 squares each");
+    assert_eq!(count("<li data-index="), report.positions.len(), "every move in the list");
+    assert!(dom.contains("27A. N@g4#"), "the last move is listed");
+    assert_eq!(count("<polyline"), 2, "one evaluation line per board");
+    assert!(!dom.contains("points=\"\""), "both lines have points");
+    // The page opens at the end: the mating knight stands on g4 of board A, the last move is marked.
+    assert!(dom.contains("class=\"current\""), "the current move is marked");
+    assert!(count("class=\"last\"") >= 2, "the last move on each board is highlighted");
+    assert!(count("data-piece=") > 40, "pieces on both boards");
+
+    // After 3A. exd5 (the sixth move) a black pawn crosses to board B: named, and Black's hand there lit.
+    let dom = run_chromium(browser, &["--virtual-time-budget=3000", "--dump-dom"], &path, "?move=6");
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    assert!(dom.contains("Crosses to board B"), "the crossing is named");
+    assert!(dom.contains("class=\"reserve arrived\" data-color=\"Black\""), "Black's reserve on board B lights up");
+    assert_eq!(dom.matches("reserve arrived").count(), 1, "only the receiving hand");
+
+    let shot = dir.join("game.png");
+    let out = run_chromium(browser, &[&format!("--screenshot={}", shot.display())], &path, "");
+    let png = std::fs::read(&shot).unwrap_or_else(|e| panic!("no screenshot ({e}): {}", String::from_utf8_lossy(&out.stderr)));
+    assert!(png.starts_with(b"\x89PNG") && png.len() > 20_000, "a real screenshot: {} bytes", png.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}

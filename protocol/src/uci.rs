@@ -44,6 +44,16 @@ pub struct UciFrontEnd {
     /// `seat` was given: we play that colour, and a `go` with the other side
     /// to move on our board is refused. Without it we play the side to move.
     seat_given: bool,
+    /// `go board both`: the board whose search prints its `info` lines (marked
+    /// `info board X`), and our board's search still to come.
+    both_boards: Option<BothBoards>,
+}
+
+/// A `go board both` under way: the partner board is searched first, then ours,
+/// so that the `bestmove` ending the command is our board's, as for any `go`.
+struct BothBoards {
+    searching: BoardId,
+    then: Option<GoCommand>,
 }
 
 impl UciFrontEnd {
@@ -54,6 +64,7 @@ impl UciFrontEnd {
             options: UciOptions { multipv: 1, ponder: false },
             debug: false,
             seat_given: false,
+            both_boards: None,
         }
     }
 
@@ -226,6 +237,9 @@ impl UciFrontEnd {
         if self.seat.is_busy() {
             return Err(InputError::new("a search is already running: send 'stop' first"));
         }
+        if go.both_boards {
+            return self.go_both_boards(go);
+        }
         let seat = self.seat.session.bughouse.seat;
         let our_board = go.board.is_none_or(|b| b == seat.board);
         let board = if our_board {
@@ -252,6 +266,27 @@ impl UciFrontEnd {
         let request = SearchRequest { root, history, limits, ponder: go.ponder, team };
         let reporter = self.reporter();
         self.seat.start(request, our_board, reporter)
+    }
+
+    /// `go board both`: the partner board first, then ours, each within the
+    /// command's limits; every `info` names its board, the partner board's
+    /// best move is an `info string`, and the `bestmove` is our board's.
+    fn go_both_boards(&mut self, go: GoCommand) -> Result<(), InputError> {
+        if go.infinite || go.ponder {
+            return Err(InputError::new("'go board both' needs a finite search: depth, nodes, movetime or clocks"));
+        }
+        if self.seat.session.bughouse.partner_board.is_none() {
+            return Err(InputError::new("no partner board to analyse: send 'position bfen' or 'partner' first"));
+        }
+        let ours = self.seat.session.bughouse.seat.board;
+        let first = GoCommand { board: Some(ours.other()), both_boards: false, ..go.clone() };
+        let then = GoCommand { board: Some(ours), both_boards: false, ..go };
+        self.both_boards = Some(BothBoards { searching: ours.other(), then: Some(then) });
+        let started = self.go(first);
+        if started.is_err() {
+            self.both_boards = None;
+        }
+        started
     }
 
     /// `promotion=steal` takes from the other board: the root learns what it
@@ -335,10 +370,17 @@ impl UciFrontEnd {
 
     fn reporter(&self) -> Reporter {
         let out = self.out.clone();
-        Box::new(move |info: &Info| out.line(&format_info(info)))
+        match self.both_boards.as_ref().map(|b| b.searching) {
+            Some(board) => Box::new(move |info: &Info| out.line(&format_info(info).replacen("info ", &format!("info board {board} "), 1))),
+            None => Box::new(move |info: &Info| out.line(&format_info(info))),
+        }
     }
 
     fn stop(&mut self) {
+        // `stop` ends a `go board both` with the board searched now.
+        if let Some(both) = &mut self.both_boards {
+            both.then = None;
+        }
         let events = self.seat.move_now();
         self.report(events);
     }
@@ -351,6 +393,21 @@ impl UciFrontEnd {
     }
 
     fn emit(&mut self, result: &SearchResult) {
+        if let Some(both) = &mut self.both_boards {
+            let board = both.searching;
+            if let Some(next) = both.then.take() {
+                both.searching = board.other();
+                let best = result.best.map_or("(none)".to_string(), |m| m.to_string());
+                self.info_string(&format!("board {board} bestmove {best}"));
+                if let Err(error) = self.go(next) {
+                    self.both_boards = None;
+                    self.error(&error);
+                    self.out.line("bestmove (none)");
+                }
+                return;
+            }
+            self.both_boards = None;
+        }
         match (result.best, result.ponder) {
             (Some(best), Some(ponder)) => self.out.line(&format!("bestmove {best} ponder {ponder}")),
             (Some(best), None) => self.out.line(&format!("bestmove {best}")),

@@ -95,6 +95,8 @@ pub struct GoCommand {
     pub partner_increment: [Option<Duration>; 2],
     /// Extension: which board of a `position bfen` to analyse.
     pub board: Option<BoardId>,
+    /// Extension: `go board both`, both boards one after the other.
+    pub both_boards: bool,
 }
 
 /// A parsed line: the command (if any) and the unknown tokens skipped.
@@ -234,10 +236,14 @@ fn parse_go(args: &[&str], extensions: bool, unknown: &mut Vec<String>) -> Resul
             "pwinc" if extensions => go.partner_increment[WHITE] = Some(clock_millis(word, value)?),
             "pbinc" if extensions => go.partner_increment[BLACK] = Some(clock_millis(word, value)?),
             "board" if extensions => {
-                let text = value.ok_or_else(|| InputError::new("'board' needs A or B"))?;
-                go.board = Some(text.parse().map_err(|_| {
-                    InputError::new(format!("unknown board '{}' (expected A or B)", echo(text)))
-                })?);
+                let text = value.ok_or_else(|| InputError::new("'board' needs A, B or both"))?;
+                if text.eq_ignore_ascii_case("both") {
+                    go.both_boards = true;
+                } else {
+                    go.board = Some(text.parse().map_err(|_| {
+                        InputError::new(format!("unknown board '{}' (expected A, B or both)", echo(text)))
+                    })?);
+                }
             }
             // Skipping it would search our board instead of the one asked for.
             "board" => return Err(needs_extension("go board")),

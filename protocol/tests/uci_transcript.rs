@@ -599,3 +599,40 @@ fn a_steal_promotion_takes_from_the_partner_board_or_says_it_cannot() {
         .iter()
         .all(|l| !l.contains("error")));
 }
+
+#[test]
+fn go_board_both_analyses_the_partner_board_then_ours() {
+    let mut t = bughouse();
+    let bfen = "4k3/8/8/8/8/8/8/4K3[] w - - 0 1 | k7/8/1K6/8/8/8/8/8[Q] w - - 0 1";
+    say(&mut t, &format!("position bfen \"{bfen}\""));
+    t.send("go board both depth 2");
+    let lines = t.read_until(|l| l.starts_with("bestmove"));
+    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info board")).collect();
+    assert!(infos.iter().any(|l| l.starts_with("info board B ") && l.contains("score mate 1")), "{lines:?}");
+    assert!(infos.iter().any(|l| l.starts_with("info board A ")), "{lines:?}");
+    // Board B first, its best move as a note, then ours: the `bestmove` is board A's.
+    let b_done = lines.iter().position(|l| l.starts_with("info string board B bestmove Q@")).expect("board B's move");
+    assert!(lines[..b_done].iter().all(|l| !l.starts_with("info board A")), "{lines:?}");
+    assert!(lines[b_done..].iter().all(|l| !l.starts_with("info board B")), "{lines:?}");
+    assert!(lines.last().unwrap().starts_with("bestmove e1"), "board A has only the king: {lines:?}");
+    // `stop` during the partner board's search ends the command with that board's move
+    // (two opening positions, so that neither search ends early on a mate).
+    let opening = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1";
+    say(&mut t, &format!("position bfen \"{opening} | {opening}\""));
+    t.send("go board both movetime 20000");
+    t.read_until(|l| l.starts_with("info board B"));
+    t.send("stop");
+    let lines = t.read_until(|l| l.starts_with("bestmove"));
+    assert!(lines.iter().all(|l| !l.starts_with("info board A") && !l.starts_with("info string board B")), "{lines:?}");
+    say(&mut t, &format!("position bfen \"{bfen}\""));
+    // A later plain `go` prints unmarked lines again.
+    t.send("go depth 1");
+    let lines = t.read_until(|l| l.starts_with("bestmove"));
+    assert!(lines.iter().all(|l| !l.starts_with("info board")), "{lines:?}");
+    // Refused: an endless search of both, and both boards without the other board.
+    assert_error(&mut t, "go board both infinite", "'go board both' needs a finite search");
+    let mut t = bughouse();
+    say(&mut t, "position startpos");
+    assert_error(&mut t, "go board both depth 1", "no partner board to analyse");
+    assert!(!has_bestmove(&t.lines_within(Duration::from_millis(300))), "nothing searched");
+}

@@ -196,3 +196,16 @@ fn the_html_page_renders_both_boards_every_move_and_the_graph_in_a_browser() {
     assert!(png.starts_with(b"\x89PNG") && png.len() > 20_000, "a real screenshot: {} bytes", png.len());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_chess_pgn_is_analysed_under_chess_rules() {
+    let text = "[Event \"Casual game\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n";
+    let record = read_records(text).unwrap().remove(0);
+    let report = analysed(&record, Rules::chess());
+    assert_eq!(report.rules, "chess");
+    check_positions(&report, Rules::chess());
+    let nf6 = &report.positions[5];
+    assert_eq!((nf6.played.san.as_str(), nf6.mark), ("Nf6", Some(Mark::Blunder)), "3... Nf6 allows Qxf7#");
+    assert_eq!(nf6.eval_played.and_then(|e| e.mate), Some(1), "White mates in 1 after it");
+    assert_eq!(report.result, "1-0");
+}

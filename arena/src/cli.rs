@@ -77,6 +77,26 @@ pub struct MatchArgs {
     /// (instead of playing).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["engine", "openings", "bpgn", "sprt", "show"])]
     pub replay: Option<PathBuf>,
+    /// Play only shard I of N of the run (`2/8`): the schedule (openings with
+    /// seats swapped, by --seed, which a shard needs) is split by opening, so
+    /// every shard of one command line plays a disjoint part. See docs/rating-runs.md.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<crate::shards::Shard>,
+    /// With an existing --bpgn file of this run: play only the matches it does
+    /// not hold (a match cut off while it was written is dropped and played again).
+    #[arg(long, requires = "bpgn")]
+    pub resume: bool,
+    /// Score the records of a run's shards together (instead of playing):
+    /// Elo, pentanomial pairs, SPRT with --sprt. Files of different runs are refused.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["engine", "openings", "bpgn", "show", "replay", "shard", "resume"])]
+    pub merge: Vec<PathBuf>,
+    /// Print cutechess-cli's lines (`Started game N of M (X vs Y)`,
+    /// `Finished game N (X vs Y): 1-0 {reason}`) instead of the progress line.
+    #[arg(long)]
+    pub cutechess_output: bool,
+    /// Append one JSON object per finished match to this file (JSON lines).
+    #[arg(long, value_name = "FILE")]
+    pub jsonl: Option<PathBuf>,
 }
 
 /// The `--engine` occurrences, each a list of KEY=VALUE words (cutechess style:
@@ -154,6 +174,9 @@ pub fn plan(args: &MatchArgs) -> Result<Plan, String> {
         Some(parts) => Some(parts.join(" ").parse::<Sprt>().map_err(|e| format!("--sprt: {e}"))?),
         None => None,
     };
+    if args.shard.is_some() && args.seed.is_none() {
+        return Err("--shard needs --seed: every shard must split the same schedule".to_string());
+    }
     let seed = args.seed.unwrap_or_else(clock_seed);
     let openings = match &args.openings {
         Some(path) => {
@@ -167,6 +190,9 @@ pub fn plan(args: &MatchArgs) -> Result<Plan, String> {
     }
     if let Some(path) = &args.bpgn {
         check_writable(path).map_err(|e| format!("--bpgn: {e}"))?;
+    }
+    if let Some(path) = &args.jsonl {
+        check_writable(path).map_err(|e| format!("--jsonl: {e}"))?;
     }
     Ok(Plan {
         rules,
@@ -184,6 +210,10 @@ pub fn plan(args: &MatchArgs) -> Result<Plan, String> {
         walking: Duration::from_secs_f64(args.walking_time),
         log: args.log.clone(),
         event: args.event.clone(),
+        shard: args.shard,
+        resume: args.resume,
+        cutechess_output: args.cutechess_output,
+        jsonl: args.jsonl.clone(),
     })
 }
 
@@ -350,6 +380,13 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     if let Some(path) = &args.replay {
         let rules: Rules = args.rules.parse().map_err(|e| format!("--rules: {e}"))?;
         return crate::runner::replay_file(path, rules);
+    }
+    if !args.merge.is_empty() {
+        let sprt = match &args.sprt {
+            Some(parts) => Some(parts.join(" ").parse::<Sprt>().map_err(|e| format!("--sprt: {e}"))?),
+            None => None,
+        };
+        return crate::runner::merge(&args.merge, sprt, &mut std::io::stdout());
     }
     let plan = plan(args)?;
     crate::runner::run_plan(&plan)

@@ -25,6 +25,7 @@ pub mod relay5;
 pub mod runner;
 pub mod san;
 pub mod seats;
+pub mod shards;
 pub mod show;
 pub mod stats;
 pub mod uci;

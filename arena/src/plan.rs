@@ -104,6 +104,14 @@ pub struct Plan {
     pub walking: Duration,
     pub log: Option<PathBuf>,
     pub event: String,
+    /// Play only this part of the schedule.
+    pub shard: Option<crate::shards::Shard>,
+    /// Skip the matches the `bpgn` file already holds.
+    pub resume: bool,
+    /// cutechess-cli's per-game lines instead of the progress line.
+    pub cutechess_output: bool,
+    /// One JSON object per finished match.
+    pub jsonl: Option<PathBuf>,
 }
 
 impl Plan {

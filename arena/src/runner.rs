@@ -27,6 +27,7 @@ use crate::seats::{FaultKind, Seats};
 use crate::show::Show;
 use crate::stats::{format_elo, format_margin, Model, Outcome, Sprt, Tally};
 use crate::matchplay::EndKind;
+use crate::shards::{end_word, in_shard, merge_files, read_complete, RecordedMatch, RunRecords, RunTags};
 use crate::verdict::{judge, Evidence};
 
 /// One finished (or interrupted) match, as the workers report it.
@@ -44,6 +45,29 @@ struct Finished {
     faults: Vec<FaultNote>,
     /// Set when the runner itself failed to play the match.
     error: Option<String>,
+}
+
+impl Finished {
+    /// A match as a record of the run tells it (`--resume`, `--merge`).
+    fn from_record(recorded: &RecordedMatch) -> Finished {
+        let (result, result_text) = match recorded.result.as_str() {
+            "1-0" => (MatchResult::Won(Team::One), "1-0"),
+            "0-1" => (MatchResult::Won(Team::Two), "0-1"),
+            "1/2-1/2" => (MatchResult::Draw, "1/2-1/2"),
+            _ => (MatchResult::Unfinished, "*"),
+        };
+        Finished {
+            index: recorded.index,
+            swapped: recorded.swapped,
+            outcome: outcome_for_first_lineup(result, recorded.swapped),
+            result_text,
+            reason: recorded.reason.clone(),
+            ended_by: recorded.ended_by,
+            records: Vec::new(),
+            faults: Vec::new(),
+            error: None,
+        }
+    }
 }
 
 struct FaultNote {
@@ -85,23 +109,37 @@ pub fn run_plan(plan: &Plan) -> Result<(), String> {
 /// and the summary to `out`.
 pub fn run_plan_with(plan: &Plan, stop: &Arc<AtomicBool>, out: &mut dyn Write) -> Result<(), String> {
     preflight(plan)?;
+    let run_tags = RunTags::of(plan);
+    let resumed = if plan.resume { resume(plan, &run_tags.run)? } else { RunRecords::default() };
     let log = plan.log.as_deref().map(TrafficLog::create).transpose()?;
     let mut bpgn = plan.bpgn.as_deref().map(open_record_file).transpose()?;
+    let mut jsonl = plan.jsonl.as_deref().map(open_record_file).transpose()?;
     let show_log = Arc::new(Mutex::new(Vec::new()));
     let show = plan.show && plan.table != Table::Relay5;
     if plan.show && !show {
         eprintln!("Note: --show draws one- and two-board matches; relay5 shows progress lines only");
     }
     let mut score = Scoreboard::new(plan);
+    for recorded in resumed.played.values() {
+        score.add(&Finished::from_record(recorded));
+    }
+    if !resumed.played.is_empty() {
+        let _ = writeln!(out, "Resumed: {} matches already in the record", resumed.played.len());
+    }
+    // This process's part of the run: its shard, less what a resumed record holds.
+    let schedule: Vec<usize> = (0..plan.games)
+        .filter(|&i| in_shard(plan.shard, i, plan.repeat) && !resumed.played.contains_key(&i))
+        .collect();
+    let workers = plan.concurrency.min(schedule.len());
     // The main thread hands out match numbers one by one, so that an SPRT
     // decision or a Ctrl-C stops the run before another match starts.
     let (job_tx, job_rx) = mpsc::channel::<usize>();
     let job_rx = Mutex::new(job_rx);
     let (tx, rx) = mpsc::channel::<Finished>();
     thread::scope(|scope| {
-        for worker in 0..plan.concurrency.min(plan.games) {
+        for worker in 0..workers {
             let tx = tx.clone();
-            let (job_rx, log, show_log) = (&job_rx, log.clone(), Arc::clone(&show_log));
+            let (job_rx, log, show_log, run_tags) = (&job_rx, log.clone(), Arc::clone(&show_log), &run_tags);
             scope.spawn(move || {
                 let mut observer: Box<dyn Observer> = if show && worker == 0 {
                     Box::new(Show::new(String::new(), show_log))
@@ -111,7 +149,7 @@ pub fn run_plan_with(plan: &Plan, stop: &Arc<AtomicBool>, out: &mut dyn Write) -
                 loop {
                     let job = job_rx.lock().map_err(|_| ()).and_then(|jobs| jobs.recv().map_err(|_| ()));
                     let Ok(index) = job else { break };
-                    let finished = play_one(plan, index, stop, log.clone(), observer.as_mut());
+                    let finished = play_one(plan, run_tags, index, stop, log.clone(), observer.as_mut());
                     if tx.send(finished).is_err() {
                         break;
                     }
@@ -120,9 +158,18 @@ pub fn run_plan_with(plan: &Plan, stop: &Arc<AtomicBool>, out: &mut dyn Write) -
         }
         drop(tx);
         let mut sent = 0;
-        while sent < plan.concurrency.min(plan.games) {
-            let _ = job_tx.send(sent);
-            sent += 1;
+        let dispatch = |sent: &mut usize, out: &mut dyn Write| {
+            let index = schedule[*sent];
+            if plan.cutechess_output {
+                let (first, second) = lineups_at(plan, index);
+                let _ = writeln!(out, "Started game {} of {} ({first} vs {second})", index + 1, plan.games);
+            }
+            let sent_ok = job_tx.send(index).is_ok();
+            *sent += 1;
+            sent_ok
+        };
+        while sent < workers {
+            dispatch(&mut sent, out);
         }
         let mut received = 0;
         while received < sent {
@@ -132,6 +179,10 @@ pub fn run_plan_with(plan: &Plan, stop: &Arc<AtomicBool>, out: &mut dyn Write) -
                 write_records(file, &finished.records);
             }
             let line = score.add(&finished);
+            if let Some(file) = jsonl.as_mut() {
+                write_json_line(file, plan, &run_tags, &finished);
+            }
+            let line = if plan.cutechess_output { score.cutechess_lines(plan, &finished) } else { line };
             if show {
                 if let Ok(mut lines) = show_log.lock() {
                     lines.push(line);
@@ -140,9 +191,9 @@ pub fn run_plan_with(plan: &Plan, stop: &Arc<AtomicBool>, out: &mut dyn Write) -
                 let _ = writeln!(out, "{line}");
                 let _ = out.flush();
             }
-            let more = !stop.load(Ordering::SeqCst) && !score.sprt_decided() && sent < plan.games;
-            if more && job_tx.send(sent).is_ok() {
-                sent += 1;
+            let more = !stop.load(Ordering::SeqCst) && !score.sprt_decided() && sent < schedule.len();
+            if more {
+                dispatch(&mut sent, out);
             }
         }
         drop(job_tx);
@@ -152,6 +203,84 @@ pub fn run_plan_with(plan: &Plan, stop: &Arc<AtomicBool>, out: &mut dyn Write) -
     }
     let _ = write!(out, "{}", score.summary());
     let _ = out.flush();
+    Ok(())
+}
+
+/// `--resume`: the matches of this run the record file already holds. A match
+/// cut off while it was being written is dropped from the file (it is played
+/// again); a file of another run is refused rather than mixed in.
+fn resume(plan: &Plan, run: &str) -> Result<RunRecords, String> {
+    let Some(path) = plan.bpgn.as_deref() else { return Ok(RunRecords::default()) };
+    let (records, complete) = read_complete(path)?;
+    let on_disk = std::fs::metadata(path).map(|m| m.len() as usize).unwrap_or(0);
+    if complete.len() < on_disk {
+        std::fs::write(path, &complete).map_err(|e| format!("--resume: cannot rewrite {}: {e}", path.display()))?;
+        eprintln!("Note: --resume dropped a match cut off at the end of {}", path.display());
+    }
+    let mut resumed = RunRecords::default();
+    resumed.add(path, &records).map_err(|e| format!("--resume: {e}"))?;
+    if !resumed.played.is_empty() && resumed.run != run {
+        return Err(format!(
+            "--resume: {} holds run {}, not this run ({run}): the command line differs from the one that wrote it",
+            path.display(),
+            resumed.run
+        ));
+    }
+    Ok(resumed)
+}
+
+/// The lineups in seat order for match `index`: team 1's first.
+fn lineups_at(plan: &Plan, index: usize) -> (String, String) {
+    let swapped = plan.repeat && index % 2 == 1;
+    let (a, b) = (plan.lineup_label(0), plan.lineup_label(1));
+    if swapped { (b, a) } else { (a, b) }
+}
+
+/// `--jsonl`: one JSON object per finished match.
+fn write_json_line(file: &mut File, plan: &Plan, run_tags: &RunTags, finished: &Finished) {
+    let (team1, team2) = lineups_at(plan, finished.index);
+    let score = finished.outcome.map(|o| match o {
+        Outcome::Win => 1.0,
+        Outcome::Draw => 0.5,
+        Outcome::Loss => 0.0,
+    });
+    let line = serde_json::json!({
+        "run": run_tags.run,
+        "shard": plan.shard.map(|s| s.to_string()),
+        "match": finished.index + 1,
+        "matches": plan.games,
+        "team1": team1,
+        "team2": team2,
+        "result": finished.result_text,
+        "reason": finished.reason,
+        "ended_by": finished.ended_by.map(end_word),
+        "first_lineup": plan.lineup_label(0),
+        "first_lineup_score": score,
+        "error": finished.error,
+    });
+    let written = writeln!(file, "{line}").and_then(|()| file.flush());
+    if let Err(e) = written {
+        eprintln!("Warning: could not write the JSON line: {e}");
+    }
+}
+
+/// `--merge`: scores the shards' records of one run together.
+pub fn merge(paths: &[std::path::PathBuf], sprt: Option<Sprt>, out: &mut dyn Write) -> Result<(), String> {
+    let run = merge_files(paths)?;
+    let mut score = Scoreboard::with(run.lineups.clone(), run.matches.max(run.played.len()), run.repeat, sprt);
+    for recorded in run.played.values() {
+        score.add(&Finished::from_record(recorded));
+    }
+    let missing = (0..run.matches).filter(|i| !run.played.contains_key(i)).count();
+    let _ = writeln!(
+        out,
+        "Merged {} matches of run {} from {} file(s); {missing} of the run's {} matches not in them",
+        run.played.len(),
+        run.run,
+        paths.len(),
+        run.matches
+    );
+    let _ = write!(out, "{}", score.summary());
     Ok(())
 }
 
@@ -210,6 +339,7 @@ fn seating(plan: &Plan, index: usize) -> (Vec<EngineConfig>, Vec<usize>, bool) {
 
 fn play_one(
     plan: &Plan,
+    run_tags: &RunTags,
     index: usize,
     stop: &Arc<AtomicBool>,
     log: Option<TrafficLog>,
@@ -223,13 +353,14 @@ fn play_one(
     let labels: Vec<String> =
         (0..engines.len()).map(|s| format!("m{} {} {}", index + 1, seat_names[s], names[s])).collect();
     let times: Vec<_> = (0..engines.len()).map(|s| plan.times.for_seat(s, lineup_of[s])).collect();
-    let tags = vec![
+    let mut tags = vec![
         ("Event".to_string(), plan.event.clone()),
         ("Site".to_string(), "tandem arena".to_string()),
         ("Date".to_string(), today()),
         ("Round".to_string(), (index + 1).to_string()),
         ("Opening".to_string(), opening.label.clone()),
     ];
+    tags.extend(run_tags.for_match(swapped));
     let lineup_labels = [plan.lineup_label(lineup_of[0]), plan.lineup_label(1 - lineup_of[0])];
     observer.match_started(&format!(
         "match {}/{}: {} vs {}",
@@ -272,7 +403,14 @@ fn play_one(
     };
     seats.shutdown();
     match played {
-        Ok((result, reason, ended_by, records, faults)) => Finished {
+        Ok((result, reason, ended_by, mut records, faults)) => {
+            for record in &mut records {
+                record.set_tag("MatchResult", result.text());
+                if let Some(kind) = ended_by {
+                    record.set_tag("EndedBy", end_word(kind));
+                }
+            }
+            Finished {
             index,
             swapped,
             outcome: outcome_for_first_lineup(result, swapped),
@@ -290,7 +428,8 @@ fn play_one(
                 })
                 .collect(),
             error: None,
-        },
+            }
+        }
         Err(error) => Finished {
             index,
             swapped,
@@ -336,11 +475,15 @@ struct Scoreboard {
 
 impl Scoreboard {
     fn new(plan: &Plan) -> Scoreboard {
+        Scoreboard::with([plan.lineup_label(0), plan.lineup_label(1)], plan.games, plan.repeat, plan.sprt)
+    }
+
+    fn with(labels: [String; 2], games: usize, repeat: bool, sprt: Option<Sprt>) -> Scoreboard {
         Scoreboard {
-            labels: [plan.lineup_label(0), plan.lineup_label(1)],
-            games: plan.games,
-            repeat: plan.repeat,
-            sprt: plan.sprt,
+            labels,
+            games,
+            repeat,
+            sprt,
             tally: Tally::default(),
             pairs: HashMap::new(),
             played: 0,
@@ -401,6 +544,25 @@ impl Scoreboard {
             finished.result_text,
             finished.reason,
             self.score_line()
+        )
+    }
+
+    /// cutechess-cli's lines for a finished match: `Finished game …` and the running score.
+    fn cutechess_lines(&self, plan: &Plan, finished: &Finished) -> String {
+        let (first, second) = lineups_at(plan, finished.index);
+        let t = &self.tally;
+        format!(
+            "Finished game {} ({first} vs {second}): {} {{{}}}\nScore of {} vs {}: {} - {} - {}  [{:.3}] {}",
+            finished.index + 1,
+            finished.result_text,
+            finished.reason,
+            self.labels[0],
+            self.labels[1],
+            t.wins,
+            t.losses,
+            t.draws,
+            t.score().unwrap_or(0.5),
+            t.games()
         )
     }
 

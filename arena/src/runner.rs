@@ -550,12 +550,20 @@ impl Scoreboard {
     /// cutechess-cli's lines for a finished match: `Finished game …` and the running score.
     fn cutechess_lines(&self, plan: &Plan, finished: &Finished) -> String {
         let (first, second) = lineups_at(plan, finished.index);
-        let t = &self.tally;
         format!(
-            "Finished game {} ({first} vs {second}): {} {{{}}}\nScore of {} vs {}: {} - {} - {}  [{:.3}] {}",
+            "Finished game {} ({first} vs {second}): {} {{{}}}\n{}",
             finished.index + 1,
             finished.result_text,
             finished.reason,
+            self.cutechess_score()
+        )
+    }
+
+    /// cutechess' `Score of A vs B: W - L - D  [score] N` line.
+    fn cutechess_score(&self) -> String {
+        let t = &self.tally;
+        format!(
+            "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
             self.labels[0],
             self.labels[1],
             t.wins,
@@ -630,16 +638,7 @@ impl Scoreboard {
     /// The end-of-run summary in cutechess' format, plus pentanomial counts and faults.
     fn summary(&self) -> String {
         let t = &self.tally;
-        let mut out = format!(
-            "Score of {} vs {}: {} - {} - {}  [{:.3}] {}\n",
-            self.labels[0],
-            self.labels[1],
-            t.wins,
-            t.losses,
-            t.draws,
-            t.score().unwrap_or(0.5),
-            t.games()
-        );
+        let mut out = format!("{}\n", self.cutechess_score());
         match t.elo(Model::Trinomial) {
             Some(estimate) => out.push_str(&format!(
                 "Elo difference: {} +/- {}, LOS: {:.1} %, DrawRatio: {:.1} %\n",

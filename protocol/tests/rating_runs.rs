@@ -32,6 +32,13 @@ fn tandem(args: &[String]) -> Output {
     Command::new(TANDEM).args(args).output().expect("tandem runs")
 }
 
+/// Runs `args`, which must fail and say `expected`.
+fn assert_refused(args: &[String], expected: &str) {
+    let out = tandem(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains(expected), "{args:?}: {stderr}");
+}
+
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tandem-runs-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -106,14 +113,12 @@ fn shards_under_gnu_parallel_merge_into_the_unsharded_schedule() {
     // A shard twice is a match played twice; another run's file is refused.
     let mut twice = merge_args.clone();
     twice.push(shards[0].display().to_string());
-    assert!(String::from_utf8_lossy(&tandem(&twice).stderr).contains("played twice"));
+    assert_refused(&twice, "played twice");
     let other = dir.join("other.bpgn");
     let out = tandem(&run_args(2, &["--bpgn", other.to_str().unwrap()]));
     assert!(out.status.success());
     let mixed = vec!["match".to_string(), "--merge".to_string(), shards[0].display().to_string(), other.display().to_string()];
-    let out = tandem(&mixed);
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("refusing to merge different runs"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_refused(&mixed, "refusing to merge different runs");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -152,10 +157,7 @@ fn a_killed_shard_resumes_without_playing_a_match_twice() {
     assert_eq!(after, (1..=6).collect::<Vec<_>>(), "every match once, none twice");
 
     // A different command line on the same record is refused, not mixed in.
-    let other = run_args(4, &["--bpgn", record.to_str().unwrap(), "--resume"]);
-    let out = tandem(&other);
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not this run"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_refused(&run_args(4, &["--bpgn", record.to_str().unwrap(), "--resume"]), "not this run");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -182,21 +184,11 @@ fn cutechess_lines_and_json_lines_report_every_match() {
 
 #[test]
 fn shard_and_merge_refuse_bad_input() {
-    for (extra, expected) in [
-        (vec!["--shard", "3/2"], "expected I/N"),
-        (vec!["--shard", "x"], "expected I/N"),
-    ] {
-        let out = tandem(&run_args(2, &extra));
-        assert!(!out.status.success());
-        assert!(String::from_utf8_lossy(&out.stderr).contains(expected), "{extra:?}: {}", String::from_utf8_lossy(&out.stderr));
-    }
-    let out = tandem(&["match", "--shard", "1/2", "--games", "2"].map(String::from));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--shard needs --seed"));
-    let out = tandem(&["match", "--resume"].map(String::from));
-    assert!(!out.status.success(), "--resume needs --bpgn");
+    assert_refused(&run_args(2, &["--shard", "3/2"]), "expected I/N");
+    assert_refused(&run_args(2, &["--shard", "x"]), "expected I/N");
+    assert_refused(&["match", "--shard", "1/2", "--games", "2"].map(String::from), "--shard needs --seed");
+    assert_refused(&["match", "--resume"].map(String::from), "--bpgn");
     let game = format!("{}/../tests/data/games/fics-1934587.bpgn", env!("CARGO_MANIFEST_DIR"));
-    let out = tandem(&["match".to_string(), "--merge".to_string(), game]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no Run tag"), "{}", String::from_utf8_lossy(&out.stderr));
-    let out = tandem(&["match", "--merge", "/nonexistent.bpgn"].map(String::from));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
+    assert_refused(&["match".to_string(), "--merge".to_string(), game], "no Run tag");
+    assert_refused(&["match", "--merge", "/nonexistent.bpgn"].map(String::from), "cannot read");
 }

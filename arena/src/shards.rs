@@ -5,8 +5,10 @@
 //! fingerprint of everything that defines the run: rules, time controls,
 //! engines with their commands and options, openings, seed, number of
 //! matches, seat swapping), `RunLineups`, `RunMatches`, `RunRepeat`,
+//! `RunSeed`, `RunEngines` (each engine's command, protocol and options),
 //! `Swapped`, `MatchResult` (team 1's view), `EndedBy` and, for a shard,
-//! `Shard`. `Round` is the match's number in the whole run's schedule.
+//! `Shard`; the rules and clocks are in `Variant` and `TimeControl`. `Round` is
+//! the match's number in the whole run's schedule.
 //! `--merge` reads those tags only, so shards need nothing else to be scored
 //! together, and files of different runs are refused.
 
@@ -92,16 +94,32 @@ pub struct RunTags {
     pub lineups: String,
     pub matches: usize,
     pub repeat: bool,
+    pub seed: u64,
+    /// Each engine as the run defines it: `name: command [proto] option.X=Y …`.
+    pub engines: String,
     pub shard: Option<Shard>,
 }
 
 impl RunTags {
     pub fn of(plan: &Plan) -> RunTags {
+        let mut engines: Vec<String> = plan
+            .lineups
+            .iter()
+            .flatten()
+            .map(|e| {
+                let options: Vec<String> = e.options.iter().map(|(k, v)| format!("option.{k}={v}")).collect();
+                let extension = if e.extension { "" } else { " extension=off" };
+                format!("{}: {} {:?}{extension} {}", e.name, e.command.display(), e.proto, options.join(" ")).trim_end().to_string()
+            })
+            .collect();
+        engines.dedup();
         RunTags {
             run: fingerprint(plan),
             lineups: format!("{} vs {}", plan.lineup_label(0), plan.lineup_label(1)),
             matches: plan.games,
             repeat: plan.repeat,
+            seed: plan.seed,
+            engines: engines.join("; "),
             shard: plan.shard,
         }
     }
@@ -113,6 +131,8 @@ impl RunTags {
             ("RunLineups".to_string(), self.lineups.clone()),
             ("RunMatches".to_string(), self.matches.to_string()),
             ("RunRepeat".to_string(), if self.repeat { "yes" } else { "no" }.to_string()),
+            ("RunSeed".to_string(), self.seed.to_string()),
+            ("RunEngines".to_string(), self.engines.clone()),
             ("Swapped".to_string(), if swapped { "yes" } else { "no" }.to_string()),
         ];
         if let Some(shard) = self.shard {

@@ -209,6 +209,21 @@ fn the_network_evaluates_drop_boards_when_switched_on_and_bad_files_are_refused(
     assert_eq!(nodes_to_depth(&mut t, position, 6), network, "the refused files left the embedded network in place");
 }
 
+/// `go mate N` reports the shortest mate, proven, with its whole line: here a mate in 2 whose
+/// first move is a quiet king step (Fairy-Stockfish self-play, crazyhouse).
+#[test]
+fn go_mate_reports_the_shortest_mate_with_its_line() {
+    let mut t = crazyhouse();
+    say(&mut t, "position fen 2bk2nN/rp1p4/2pQ2Qp/p2p1pp1/4pP2/N1N3P1/PPP2p1P/R1B1KB1R[RB] w KQ - 0 23");
+    t.send("go mate 4 movetime 5000");
+    let lines = t.read_until(|l| l.starts_with("bestmove"));
+    let info = lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap_or_else(|| panic!("no info in {lines:?}"));
+    assert!(info.contains(" score mate 2 "), "{info}");
+    let pv: Vec<&str> = info.split(" pv ").nth(1).unwrap_or_default().split_whitespace().collect();
+    assert_eq!(pv.len(), 3, "{info}");
+    assert_eq!(lines.last().map(String::as_str), Some(format!("bestmove {} ponder {}", pv[0], pv[1]).as_str()), "{lines:?}");
+}
+
 #[test]
 fn go_with_each_limit_returns_a_legal_move() {
     let mut t = crazyhouse();

@@ -23,6 +23,7 @@ use super::alphabeta::{Searcher, Shared, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use super::eval::hand_value;
 use super::limits::{Bound, Control, Info, Limits, SearchResult};
 use super::ordering::{order_moves, Heuristics, Lineage, ScoredMove};
+use super::prove::{MateProof, MateProver};
 use super::timeman::TimeManager;
 use super::tt::TranspositionTable;
 use crate::reserve::HAND_ROLES;
@@ -151,6 +152,25 @@ impl Engine {
         team: &TeamContext,
         report: &mut (dyn FnMut(&Info) + Send),
     ) -> SearchResult {
+        let proof_start = Instant::now();
+        let go_mate_deadline = limits.movetime.map(|t| proof_start + t);
+        let mut unfinished_proof = match prove_mate_first(root, limits, control, report) {
+            ProverVerdict::Mate(result) => {
+                wait_while_required(limits, control);
+                return result;
+            }
+            ProverVerdict::NoneWithin(moves, prover) => Some((moves, prover)),
+            ProverVerdict::NotAsked => None,
+        };
+        // The prover's time counts against `movetime`.
+        let after_proof;
+        let limits = match limits.movetime {
+            Some(t) if limits.mate.is_some() => {
+                after_proof = Limits { movetime: Some(t.saturating_sub(proof_start.elapsed())), ..limits.clone() };
+                &after_proof
+            }
+            _ => limits,
+        };
         let model = TeamModel::new(root, team);
         let hurry = model.hurry;
         let model = (model.flow.is_some() || !model.expected.is_empty()).then_some(model);
@@ -203,8 +223,14 @@ impl Engine {
             }
         });
         *self.heuristics.lock().unwrap_or_else(|e| e.into_inner()) = tables;
+        let result = SearchResult { nodes: shared.total_nodes(), ..result };
+        let shorter = unfinished_proof.as_mut().and_then(|(none_within, prover)| {
+            let deadline = go_mate_deadline.unwrap_or_else(|| proof_start + 2 * prover_share(limits, root));
+            prover.extend_deadline(Some(deadline));
+            shorten_mate(prover, root, &limits.search_moves, *none_within, &result, proof_start, report)
+        });
         wait_while_required(limits, control);
-        SearchResult { nodes: shared.total_nodes(), ..result }
+        shorter.unwrap_or(result)
     }
 
     /// The partner-board model's advice for the side to move on `root`, after
@@ -305,6 +331,83 @@ fn wait_while_required(limits: &Limits, control: &Control) {
     while (limits.infinite || control.is_pondering()) && !control.is_stopped() {
         std::thread::sleep(Duration::from_millis(1));
     }
+}
+
+/// The prover's longest time for `go mate N` before the alpha-beta search.
+const PROVER_TIME_WITHOUT_LIMIT: Duration = Duration::from_secs(10);
+
+/// What the prover settled before the alpha-beta search of `go mate N`.
+enum ProverVerdict<'a> {
+    /// Not a `go mate`, or MultiPV: the prover was not asked.
+    NotAsked,
+    /// The shortest mate, proven.
+    Mate(SearchResult),
+    /// No mate within this many moves, proven (the prover stopped or found none
+    /// within N); the prover keeps what it proved for [`shorten_mate`].
+    NoneWithin(u32, MateProver<'a>),
+}
+
+/// The prover's time for `go mate N` before the alpha-beta search: half of
+/// `movetime`, or a 40th of the clock, and at most [`PROVER_TIME_WITHOUT_LIMIT`].
+fn prover_share(limits: &Limits, root: &Position) -> Duration {
+    let on_clock = limits.clock.and_then(|c| c.time(root.turn())).map(|t| t / 40);
+    let share = limits.movetime.map(|t| t / 2).or(on_clock).unwrap_or(PROVER_TIME_WITHOUT_LIMIT);
+    share.min(PROVER_TIME_WITHOUT_LIMIT)
+}
+
+/// `go mate N`: the exhaustive prover ([`MateProver`]) looks for the shortest
+/// mate first, trying 1, 2, … N moves. Alpha-beta stops at the first mate within
+/// N, which may be longer than the shortest, and its pruning can hide a mate
+/// behind a quiet first move or a checking sacrifice; the prover's mate is the
+/// shortest by proof. Otherwise the alpha-beta search answers, in the time left.
+fn prove_mate_first<'a>(root: &Position, limits: &Limits, control: &'a Control, report: &mut (dyn FnMut(&Info) + Send)) -> ProverVerdict<'a> {
+    let Some(max) = limits.mate else {
+        return ProverVerdict::NotAsked;
+    };
+    if limits.multipv > 1 {
+        return ProverVerdict::NotAsked;
+    }
+    let start = Instant::now();
+    let mut prover = MateProver::new(control, Some(start + prover_share(limits, root)), limits.nodes);
+    match prover.shortest(root, max, &limits.search_moves) {
+        (MateProof::Mate(line), moves) => ProverVerdict::Mate(proven_mate_result(line, moves, prover.nodes(), start, report)),
+        (MateProof::NoMate, moves) => ProverVerdict::NoneWithin(moves, prover),
+        (MateProof::Stopped, moves) => ProverVerdict::NoneWithin(moves - 1, prover),
+    }
+}
+
+/// The alpha-beta search found a mate in j moves where the prover had shown
+/// none within `none_within`: until its deadline, the prover tries the lengths
+/// in between, shortest first, and returns a shorter mate if it proves one.
+fn shorten_mate(
+    prover: &mut MateProver,
+    root: &Position,
+    first_moves: &[Move],
+    none_within: u32,
+    found: &SearchResult,
+    start: Instant,
+    report: &mut (dyn FnMut(&Info) + Send),
+) -> Option<SearchResult> {
+    let Some(Score::Mate(found_moves)) = found.score else {
+        return None;
+    };
+    let found_moves = u32::try_from(found_moves).ok()?;
+    for moves in none_within + 1..found_moves {
+        match prover.prove(root, moves, first_moves) {
+            MateProof::Mate(line) => return Some(proven_mate_result(line, moves, found.nodes + prover.nodes(), start, report)),
+            MateProof::NoMate => {}
+            MateProof::Stopped => return None,
+        }
+    }
+    None
+}
+
+/// A proven mate as one `info` line and the search's result.
+fn proven_mate_result(line: Vec<Move>, moves: u32, nodes: u64, start: Instant, report: &mut (dyn FnMut(&Info) + Send)) -> SearchResult {
+    let plies = 2 * moves - 1;
+    let score = Score::Mate(moves as i32);
+    report(&Info { depth: plies, seldepth: plies, multipv: 1, score, bound: Bound::Exact, nodes, time: start.elapsed(), hashfull: 0, pv: line.clone() });
+    SearchResult { best: line.first().copied(), ponder: line.get(1).copied(), score: Some(score), depth: plies, nodes }
 }
 
 /// Plies that `go mate N` searches beyond the mate's own 2N - 1: pruning

@@ -8,6 +8,7 @@
 //! - `tt`: the lock-free transposition table (entry layout documented there);
 //! - `see`: static exchange evaluation;
 //! - `timeman`: time management;
+//! - `prove`: exhaustive proofs of short mates (`go mate`);
 //! - `limits`: what a caller asks and what it gets back.
 
 mod alphabeta;
@@ -18,6 +19,7 @@ mod evalcache;
 mod limits;
 mod ordering;
 mod params;
+mod prove;
 pub(crate) mod see;
 mod timeman;
 mod tt;
@@ -32,3 +34,5 @@ pub use alphabeta::MATE;
 pub use eval::{evaluate_params, EvalParams, Expected};
 /// Moves planned for when the clock gives no `movestogo`.
 pub use timeman::EXPECTED_MOVES_LEFT;
+/// Exhaustive mate proofs (the shortest mate for `go mate N`, the mate suite's lengths).
+pub use prove::{MateProof, MateProver, PROVER_MAX_MOVES};

@@ -405,6 +405,12 @@ pub struct Replay {
 
 /// Replays a record under `rules`: every move must be legal, in turn, on its board.
 pub fn replay(record: &Record, rules: Rules) -> Result<Replay, String> {
+    replay_with(record, rules, |_, _, _| {})
+}
+
+/// [`replay`] that shows `before_move` the game before each move, with the
+/// move's board and the move.
+pub fn replay_with(record: &Record, rules: Rules, mut before_move: impl FnMut(&Game, BoardId, Move)) -> Result<Replay, String> {
     let start = record.start_position();
     let mut game = if record.two_board {
         Game::from_bfen(&start, rules).map_err(|e| format!("FEN tag: {e}"))?
@@ -427,6 +433,7 @@ pub fn replay(record: &Record, rules: Rules) -> Result<Replay, String> {
             ));
         }
         let m = parse_san(board, &rm.san).map_err(|e| format!("move {} ({}): {e}", i + 1, rm.san))?;
+        before_move(&game, rm.board, m);
         game.play(rm.board, m).map_err(|e| format!("move {} ({}): {e}", i + 1, rm.san))?;
         moves.push((rm.board, m));
     }

@@ -1,5 +1,6 @@
 //! Shared helpers for the integration tests.
 
+pub mod mates;
 pub mod perft_data;
 
 /// A small deterministic generator (SplitMix64) for reproducible random play.

@@ -347,11 +347,12 @@ enum ProverVerdict<'a> {
     NoneWithin(u32, MateProver<'a>),
 }
 
-/// The prover's time for `go mate N` before the alpha-beta search: half of
-/// `movetime`, or a 40th of the clock, and at most [`PROVER_TIME_WITHOUT_LIMIT`].
+/// The prover's time for `go mate N` before the alpha-beta search: three
+/// quarters of `movetime` (the depth-limited alpha-beta search of `go mate`
+/// mostly ends in milliseconds), or a 40th of the clock, and at most [`PROVER_TIME_WITHOUT_LIMIT`].
 fn prover_share(limits: &Limits, root: &Position) -> Duration {
     let on_clock = limits.clock.and_then(|c| c.time(root.turn())).map(|t| t / 40);
-    let share = limits.movetime.map(|t| t / 2).or(on_clock).unwrap_or(PROVER_TIME_WITHOUT_LIMIT);
+    let share = limits.movetime.map(|t| t * 3 / 4).or(on_clock).unwrap_or(PROVER_TIME_WITHOUT_LIMIT);
     share.min(PROVER_TIME_WITHOUT_LIMIT)
 }
 

@@ -508,7 +508,7 @@ pub fn print_report(report: &GameReport, out: &mut dyn Write) -> std::io::Result
     } else {
         writeln!(out, "{} - {}   ({}, {})", tag("White"), tag("Black"), report.rules, report.limit)?;
     }
-    writeln!(out, "{:>4}  {:<10} {:>7}  {:<22} {:>6}  {:<5} {:<10} {}", "#", "move", "eval", "best", "loss", "", "gives", "clock")?;
+    writeln!(out, "{:>4}  {:<10} {:>7}  {:<22} {:>6}        {:<10} clock", "#", "move", "eval", "best", "loss", "gives")?;
     for p in &report.positions {
         let dots = if p.color == "white" { "." } else { "..." };
         let played = format!("{}{}{dots} {}", p.number, if report.two_boards { p.board.as_str() } else { "" }, p.played.san);

@@ -227,7 +227,7 @@ fn parse_castling(pos: &mut Position, text: &str, at: usize) -> Result<(), FenEr
         let mut rooks = (pos.pieces(color, Role::Rook) & back_rank(color)).into_iter();
         let rook = match letter {
             // X-FEN: the outermost rook on that side of the king.
-            'k' => rooks.filter(|r| r.file() > king.file()).last(),
+            'k' => rooks.rfind(|r| r.file() > king.file()),
             'q' => rooks.find(|r| r.file() < king.file()),
             _ => rooks.find(|r| r.file().char() == letter),
         };

@@ -3,7 +3,6 @@
 //! once giving the records of matches one at a time. The engines are tandem
 //! itself at a fast crazyhouse clock (about two seconds a match).
 
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};

@@ -105,7 +105,7 @@ mod tests {
     #[test]
     fn a_different_hand_is_a_different_position() {
         let rules = Rules::crazyhouse();
-        let a = parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[Nn] w KQkq - 2 3", rules.clone()).unwrap();
+        let a = parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[Nn] w KQkq - 2 3", rules).unwrap();
         let b = parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[Qn] w KQkq - 2 3", rules).unwrap();
         assert_eq!(slots(&a).0, slots(&b).0);
         assert_ne!(slots(&a).1, slots(&b).1);

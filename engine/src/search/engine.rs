@@ -344,7 +344,7 @@ enum ProverVerdict<'a> {
     Mate(SearchResult),
     /// No mate within this many moves, proven (the prover stopped or found none
     /// within N); the prover keeps what it proved for [`shorten_mate`].
-    NoneWithin(u32, MateProver<'a>),
+    NoneWithin(u32, Box<MateProver<'a>>),
 }
 
 /// The prover's time for `go mate N` before the alpha-beta search: three
@@ -372,8 +372,8 @@ fn prove_mate_first<'a>(root: &Position, limits: &Limits, control: &'a Control, 
     let mut prover = MateProver::new(control, Some(start + prover_share(limits, root)), limits.nodes);
     match prover.shortest(root, max, &limits.search_moves) {
         (MateProof::Mate(line), moves) => ProverVerdict::Mate(proven_mate_result(line, moves, prover.nodes(), start, report)),
-        (MateProof::NoMate, moves) => ProverVerdict::NoneWithin(moves, prover),
-        (MateProof::Stopped, moves) => ProverVerdict::NoneWithin(moves - 1, prover),
+        (MateProof::NoMate, moves) => ProverVerdict::NoneWithin(moves, Box::new(prover)),
+        (MateProof::Stopped, moves) => ProverVerdict::NoneWithin(moves - 1, Box::new(prover)),
     }
 }
 

@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use super::limits::Control;
-use crate::moves::{Move, MoveList};
+use crate::moves::Move;
 use crate::position::Position;
 use crate::status::Status;
 
@@ -101,9 +101,10 @@ impl<'a> MateProver<'a> {
     /// with one of `first_moves` (all legal moves when empty).
     pub fn prove(&mut self, root: &Position, n: u32, first_moves: &[Move]) -> MateProof {
         let n = n.clamp(1, PROVER_MAX_MOVES);
-        let moves: MoveList = root.legal_moves().into_iter().filter(|m| first_moves.is_empty() || first_moves.contains(m)).collect();
-        let moves = self.attacker_order(root, moves, n);
-        match self.first_mating_move(root, moves, n) {
+        let legal = root.legal_moves();
+        let moves: Vec<Move> = legal.iter().copied().filter(|m| first_moves.is_empty() || first_moves.contains(m)).collect();
+        let moves = self.attacker_order(root, &moves, n);
+        match self.first_mating_move(root, &moves, n) {
             None => MateProof::Stopped,
             Some(None) => MateProof::NoMate,
             Some(Some(first)) => MateProof::Mate(self.line(root, first, n)),
@@ -149,19 +150,20 @@ impl<'a> MateProver<'a> {
             return Some(false);
         }
         if n == 1 {
-            let mate = pos.legal_moves().into_iter().find(|&m| pos.gives_check(m) && mates(pos, m));
+            let checks = pos.check_squares();
+            let mate = pos.legal_moves().iter().copied().find(|&m| pos.gives_check_with(m, &checks) && mates(pos, m));
             self.remember(pos, n, mate);
             return Some(mate.is_some());
         }
-        let moves = self.attacker_order(pos, pos.legal_moves(), n);
+        let moves = self.attacker_order(pos, &pos.legal_moves(), n);
         // The table entry may be gone once this returns (a full table is cleared).
-        let mate = self.first_mating_move(pos, moves, n)?;
+        let mate = self.first_mating_move(pos, &moves, n)?;
         self.remember(pos, n, mate);
         Some(mate.is_some())
     }
 
-    fn first_mating_move(&mut self, pos: &Position, moves: MoveList, n: u32) -> Option<Option<Move>> {
-        for m in moves {
+    fn first_mating_move(&mut self, pos: &Position, moves: &[Move], n: u32) -> Option<Option<Move>> {
+        for &m in moves {
             let mut after = pos.clone();
             after.play(m);
             if self.defender_is_mated(&after, n - 1)? {
@@ -187,7 +189,7 @@ impl<'a> MateProver<'a> {
         if let Some(i) = self.refutations[n as usize].and_then(|r| replies.iter().position(|&m| m == r)) {
             replies.swap(0, i);
         }
-        for r in replies {
+        for &r in replies.iter() {
             let mut after = pos.clone();
             after.play(r);
             if !self.attacker_mates(&after, n)? {
@@ -216,9 +218,10 @@ impl<'a> MateProver<'a> {
 
     /// Checks first (the only moves that can mate at once, and the usual start
     /// of a forced mate), then captures, then the rest; only checks for n = 1.
-    fn attacker_order(&self, pos: &Position, moves: MoveList, n: u32) -> MoveList {
+    fn attacker_order(&self, pos: &Position, moves: &[Move], n: u32) -> Vec<Move> {
+        let checks = pos.check_squares();
         let rank = |m: Move| -> u8 {
-            if pos.gives_check(m) {
+            if pos.gives_check_with(m, &checks) {
                 0
             } else if pos.is_capture(m) {
                 1
@@ -226,7 +229,7 @@ impl<'a> MateProver<'a> {
                 2
             }
         };
-        let mut ranked: Vec<(u8, Move)> = moves.into_iter().map(|m| (rank(m), m)).filter(|&(r, _)| n > 1 || r == 0).collect();
+        let mut ranked: Vec<(u8, Move)> = moves.iter().map(|&m| (rank(m), m)).filter(|&(r, _)| n > 1 || r == 0).collect();
         ranked.sort_by_key(|&(r, _)| r);
         ranked.into_iter().map(|(_, m)| m).collect()
     }
@@ -257,7 +260,7 @@ impl<'a> MateProver<'a> {
     /// The defence whose mate needs the most moves (every defence is mated within `left`).
     fn longest_defence(&mut self, pos: &Position, left: u32) -> Option<(Move, u32)> {
         let mut longest: Option<(Move, u32)> = None;
-        for r in pos.legal_moves() {
+        for &r in pos.legal_moves().iter() {
             let mut after = pos.clone();
             after.play(r);
             let need = (1..=left).find(|&k| self.attacker_mates(&after, k) == Some(true))?;
@@ -276,8 +279,8 @@ impl<'a> MateProver<'a> {
         if let Some(m) = self.table.get(&pos.hash()).and_then(|k| k.mate_move) {
             return Some(m);
         }
-        let moves = self.attacker_order(pos, pos.legal_moves(), n);
-        self.first_mating_move(pos, moves, n)?
+        let moves = self.attacker_order(pos, &pos.legal_moves(), n);
+        self.first_mating_move(pos, &moves, n)?
     }
 }
 

@@ -106,22 +106,26 @@ impl MateEntry {
     }
 }
 
+/// The data lines of a `;`-separated position file: 1-based line number and
+/// trimmed fields; blank lines and `#` comments skipped.
+pub fn data_lines(text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
+    text.lines().enumerate().filter_map(|(index, raw)| {
+        let line = raw.trim();
+        (!line.is_empty() && !line.starts_with('#')).then(|| (index + 1, line.split(';').map(str::trim).collect()))
+    })
+}
+
 /// Parses the suite's text.
 pub fn parse_suite(text: &str) -> Result<Vec<MateEntry>, String> {
     let mut entries = Vec::new();
-    for (index, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = line.split(';').map(str::trim).collect();
+    for (line, fields) in data_lines(text) {
         let [rules, fen, mate, first, tags, main_line] = fields[..] else {
-            return Err(format!("line {}: expected six fields `rules ; FEN ; N ; move ; tags ; line`: {line}", index + 1));
+            return Err(format!("line {line}: expected six fields `rules ; FEN ; N ; move ; tags ; line`: {}", fields.join(" ; ")));
         };
-        let mate = mate.parse().map_err(|_| format!("line {}: bad mate length {mate:?}", index + 1))?;
+        let mate = mate.parse().map_err(|_| format!("line {line}: bad mate length {mate:?}"))?;
         let tags = if tags == "-" { Vec::new() } else { tags.split_whitespace().map(str::to_string).collect() };
         entries.push(MateEntry {
-            line: index + 1,
+            line,
             rules: rules.to_string(),
             fen: fen.to_string(),
             mate,

@@ -153,7 +153,8 @@ impl Engine {
         report: &mut (dyn FnMut(&Info) + Send),
     ) -> SearchResult {
         let proof_start = Instant::now();
-        let go_mate_deadline = limits.movetime.map(|t| proof_start + t);
+        // Where a shorter mate than alpha-beta's stops being looked for: the end of `movetime`.
+        let shorten_deadline = proof_start + limits.movetime.unwrap_or_else(|| 2 * prover_share(limits, root));
         let mut unfinished_proof = match prove_mate_first(root, limits, control, report) {
             ProverVerdict::Mate(result) => {
                 wait_while_required(limits, control);
@@ -165,7 +166,7 @@ impl Engine {
         // The prover's time counts against `movetime`.
         let after_proof;
         let limits = match limits.movetime {
-            Some(t) if limits.mate.is_some() => {
+            Some(t) if unfinished_proof.is_some() => {
                 after_proof = Limits { movetime: Some(t.saturating_sub(proof_start.elapsed())), ..limits.clone() };
                 &after_proof
             }
@@ -225,8 +226,7 @@ impl Engine {
         *self.heuristics.lock().unwrap_or_else(|e| e.into_inner()) = tables;
         let result = SearchResult { nodes: shared.total_nodes(), ..result };
         let shorter = unfinished_proof.as_mut().and_then(|(none_within, prover)| {
-            let deadline = go_mate_deadline.unwrap_or_else(|| proof_start + 2 * prover_share(limits, root));
-            prover.extend_deadline(Some(deadline));
+            prover.extend_deadline(Some(shorten_deadline));
             shorten_mate(prover, root, &limits.search_moves, *none_within, &result, proof_start, report)
         });
         wait_while_required(limits, control);

@@ -24,7 +24,7 @@ use clap::Parser;
 use tandem_arena::bpgn::{read_records, record_rules, replay_with};
 use tandem_engine::search::{Control, Engine, Limits, MateProof, MateProver, Score};
 use tandem_engine::{parse_fen, to_fen, BoardId, Rules, Status};
-use tandem_tests::mates::{parse_suite, tags_of, MateEntry};
+use tandem_tests::mates::{data_lines, parse_suite, tags_of, MateEntry};
 
 #[derive(Parser)]
 #[command(about = "Find proven forced mates in game records for the mate suite")]
@@ -96,8 +96,7 @@ fn main() {
         }
         if let Some(entry) = prove(&engine, c, (args.max, args.budget), (args.slow_max, args.slow_budget)) {
             found += 1;
-            println!("# {}", c.source);
-            println!("{}", entry.to_line());
+            print_entry(&c.source, &entry);
         }
     }
     eprintln!("{} positions, {found} mates, {:.0} s", candidates.len(), start.elapsed().as_secs_f64());
@@ -149,20 +148,15 @@ fn prove(engine: &Engine, c: &Candidate, quick: (u32, u64), slow: (u32, u64)) ->
 
 fn from_positions(path: &PathBuf) -> Result<Vec<Candidate>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = line.split(';').map(str::trim).collect();
-        if fields.len() < 2 {
-            return Err(format!("{}:{}: expected `rules ; FEN …`", path.display(), i + 1));
-        }
-        let source = format!("{} line {}", path.display(), i + 1);
-        out.push(Candidate { rules: fields[0].to_string(), fen: fields[1].to_string(), source, });
-    }
-    Ok(out)
+    data_lines(&text)
+        .map(|(line, fields)| match fields[..] {
+            [rules, fen, ..] => {
+                let source = format!("source: {} line {line}", path.display());
+                Ok(Candidate { rules: rules.to_string(), fen: fen.to_string(), source })
+            }
+            _ => Err(format!("{}:{line}: expected `rules ; FEN …`", path.display())),
+        })
+        .collect()
 }
 
 fn from_records(args: &Args) -> Result<Vec<Candidate>, String> {
@@ -207,8 +201,7 @@ const RARE_TAGS: [&str; 4] = ["quiet-first", "king-move", "quiet-drop", "promoti
 fn select(keep: &[PathBuf], files: &[PathBuf], per_group: usize) -> Result<(), String> {
     let mut seen = HashSet::new();
     for (source, entry) in read_mined(keep, &mut seen)? {
-        println!("# {source}");
-        println!("{}", entry.to_line());
+        print_entry(&source, &entry);
     }
     let found = read_mined(files, &mut seen)?;
     let rarity = |e: &MateEntry| e.tags.iter().filter(|t| RARE_TAGS.contains(&t.as_str())).count();
@@ -222,11 +215,16 @@ fn select(keep: &[PathBuf], files: &[PathBuf], per_group: usize) -> Result<(), S
         group.sort_by_key(|(_, e)| std::cmp::Reverse(rarity(e)));
         let mut boards = HashSet::new();
         for (source, entry) in group.into_iter().filter(|(s, _)| boards.insert(game_board(s))).take(per_group) {
-            println!("# {source}");
-            println!("{}", entry.to_line());
+            print_entry(source, entry);
         }
     }
     Ok(())
+}
+
+/// One position as this tool writes it: its `# source` comment, then the suite line.
+fn print_entry(source: &str, entry: &MateEntry) {
+    println!("# {source}");
+    println!("{}", entry.to_line());
 }
 
 /// The entries of this tool's output files with their sources, skipping

@@ -61,6 +61,7 @@ enum Command {
         epochs: usize,
         #[arg(long, default_value_t = 4096)]
         batch: usize,
+        /// The first step's rate; it decays along a half cosine to 5 % of it.
         #[arg(long, default_value_t = 0.001)]
         learning_rate: f32,
         /// Share of the search score in the target; the rest is the game result.

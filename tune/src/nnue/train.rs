@@ -19,10 +19,23 @@ use super::gen::Rng;
 /// first layer's in i16 accumulators, the output's within 255 × 507 × 512 in the i32 sum.
 const WEIGHT_CLIP: f32 = 1.98;
 
+/// The learning rate at the end of training, as a share of the first: a
+/// constant rate stops improving the held-out error half way (the first
+/// net's run), a decaying one keeps refining.
+const FINAL_RATE_SHARE: f32 = 0.05;
+
+/// The rate at `progress` (0 at the first step, 1 at the last).
+fn rate_at(first: f32, progress: f32) -> f32 {
+    let cosine = 0.5 * (1.0 + (std::f32::consts::PI * progress.clamp(0.0, 1.0)).cos());
+    first * (FINAL_RATE_SHARE + (1.0 - FINAL_RATE_SHARE) * cosine)
+}
+
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
     pub epochs: usize,
     pub batch: usize,
+    /// The rate of the first step; it falls along a half cosine to
+    /// [`FINAL_RATE_SHARE`] of itself at the last step.
     pub learning_rate: f32,
     /// The share of the search score in the target (the rest: the result).
     pub lambda: f32,
@@ -203,12 +216,14 @@ pub fn train(records: &[Record], config: &TrainConfig, mut report: impl FnMut(us
     let mut adam = Adam { m: FloatNet::zeros(), v: FloatNet::zeros(), step: 0 };
     let mut rng = Rng::new(config.seed ^ 0x5eed);
     let (mut best, mut best_loss) = (net.clone(), f32::INFINITY);
+    let batch_size = config.batch.max(1);
+    let total_steps = (config.epochs * training.len().div_ceil(batch_size)).max(1);
     for epoch in 1..=config.epochs {
         for i in (1..training.len()).rev() {
             training.swap(i, rng.below(i + 1));
         }
         let mut error = 0.0f64;
-        for batch in training.chunks(config.batch.max(1)) {
+        for batch in training.chunks(batch_size) {
             let threads = rayon::current_num_threads().max(1);
             let (grad, batch_error) = batch
                 .par_chunks(batch.len().div_ceil(threads))
@@ -227,7 +242,8 @@ pub fn train(records: &[Record], config: &TrainConfig, mut report: impl FnMut(us
             for p in grad.params_mut() {
                 p.iter_mut().for_each(|g| *g *= scale);
             }
-            adam.apply(&mut net, &grad, config.learning_rate);
+            let progress = adam.step as f32 / total_steps as f32;
+            adam.apply(&mut net, &grad, rate_at(config.learning_rate, progress));
         }
         let held_loss = net.loss(&held);
         if held_loss < best_loss {
@@ -278,6 +294,14 @@ mod tests {
             assert!((float - int as f32).abs() <= bound, "float {float}, engine {int}, bound {bound}");
             assert!(bound < 20.0, "a bound this loose ({bound}) proves little");
         }
+    }
+
+    #[test]
+    fn the_rate_falls_from_the_first_to_its_final_share() {
+        assert_eq!(rate_at(0.002, 0.0), 0.002);
+        assert!((rate_at(0.002, 1.0) - 0.002 * FINAL_RATE_SHARE).abs() < 1e-9);
+        let rates: Vec<f32> = (0..=10).map(|i| rate_at(1.0, i as f32 / 10.0)).collect();
+        assert!(rates.windows(2).all(|w| w[1] < w[0]), "{rates:?}");
     }
 
     #[test]

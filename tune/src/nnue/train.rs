@@ -205,12 +205,21 @@ impl Adam {
     }
 }
 
-/// Trains on `records` (every twentieth held out), reporting each epoch's
+/// Positions are held out in runs of this many, one run in twenty: a file
+/// holds a game's positions together, so a run is mostly whole games and the
+/// held-out error measures positions of games never trained on (single
+/// positions held out would share their games with the training set, and
+/// over-fitting would go unseen). Small sets use shorter runs, down to one
+/// position, so that each still holds out at least ten runs.
+const HELD_OUT_RUN: usize = 1000;
+
+/// Trains on `records` (a twentieth held out), reporting each epoch's
 /// training and held-out loss to `report`; returns the net after the epoch
 /// with the lowest held-out loss.
 pub fn train(records: &[Record], config: &TrainConfig, mut report: impl FnMut(usize, f32, f32, &FloatNet)) -> FloatNet {
     let prepared: Vec<(Inputs, f32)> = records.par_iter().map(|r| (Inputs::of(r), target(r, config.lambda))).collect();
-    let (held, mut training): (Vec<_>, Vec<_>) = prepared.into_iter().enumerate().partition(|(i, _)| i % 20 == 0);
+    let run = HELD_OUT_RUN.min(prepared.len() / 200).max(1);
+    let (held, mut training): (Vec<_>, Vec<_>) = prepared.into_iter().enumerate().partition(|(i, _)| (i / run) % 20 == 0);
     let held: Vec<(Inputs, f32)> = held.into_iter().map(|(_, x)| x).collect();
     let mut net = FloatNet::random(config.seed);
     let mut adam = Adam { m: FloatNet::zeros(), v: FloatNet::zeros(), step: 0 };

@@ -6,10 +6,11 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::process::ExitCode;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
+use tandem_engine::nnue::{self, Network};
 use tandem_engine::search::Engine;
 use tandem_engine::Rules;
 use tandem_tune::nnue::data::{read_records, Record};
@@ -51,6 +52,10 @@ enum Command {
         /// resumed run takes a new seed.
         #[arg(long)]
         seed: u64,
+        /// Search with this network instead of the classical evaluation
+        /// (the loop's next generation): a file, or `embedded`.
+        #[arg(long)]
+        network: Option<String>,
     },
     /// Fit a network to position files and write it in the engine's format.
     Train {
@@ -74,9 +79,9 @@ enum Command {
 
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
-        Command::Gen { out, rules, games, nodes, random_moves, openings, threads, seed } => {
+        Command::Gen { out, rules, games, nodes, random_moves, openings, threads, seed, network } => {
             let config = GenRun { games, nodes, random_moves, threads, seed };
-            gen(&out, &rules, &openings, &config)
+            load_network(network.as_deref()).and_then(|network| gen(&out, &rules, &openings, &config, network))
         }
         Command::Train { files, out, epochs, batch, learning_rate, lambda, seed } => {
             let config = TrainConfig { epochs, batch, learning_rate, lambda, seed };
@@ -102,7 +107,19 @@ struct GenRun {
     seed: u64,
 }
 
-fn gen(out: &Path, rules: &str, openings: &Path, run: &GenRun) -> Result<(), String> {
+/// The network `--network` names: `embedded` or a file.
+fn load_network(name: Option<&str>) -> Result<Option<Arc<Network>>, String> {
+    match name {
+        None => Ok(None),
+        Some("embedded") => Ok(Some(nnue::embedded())),
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("cannot read --network {path}: {e}"))?;
+            Network::from_bytes(&bytes).map(|n| Some(Arc::new(n))).map_err(|e| format!("--network {path} refused: {e}"))
+        }
+    }
+}
+
+fn gen(out: &Path, rules: &str, openings: &Path, run: &GenRun, network: Option<Arc<Network>>) -> Result<(), String> {
     let GenRun { games, nodes, random_moves, threads, seed } = *run;
     let rules: Rules = rules.parse().map_err(|e| format!("--rules: {e}"))?;
     let lines: Vec<String> = tandem_arena::openings::load(openings, rules, None)?.into_iter().map(|o| o.position).collect();
@@ -122,6 +139,7 @@ fn gen(out: &Path, rules: &str, openings: &Path, run: &GenRun) -> Result<(), Str
             scope.spawn(|| {
                 let engine = Engine::new();
                 let _ = engine.set_hash_mb(16);
+                engine.set_network(network.clone());
                 loop {
                     let index = next_game.fetch_add(1, Ordering::Relaxed);
                     if index >= games {

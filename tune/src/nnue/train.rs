@@ -9,7 +9,7 @@
 //! positions an epoch in well under a minute.
 
 use rayon::prelude::*;
-use tandem_engine::nnue::features::{active, MAX_ACTIVE};
+use tandem_engine::nnue::features::{active, BOARD_INPUTS, MAX_ACTIVE};
 use tandem_engine::nnue::{Network, HIDDEN, INPUTS, QA, QB, SCALE};
 
 use super::data::Record;
@@ -42,10 +42,25 @@ pub struct TrainConfig {
     pub seed: u64,
 }
 
-/// The network in floats, laid out as [`Network`].
+/// Board inputs share a factor per (own or other colour, role): 64 squares each.
+const FACTORS: usize = BOARD_INPUTS / 64;
+
+/// The factor a board input shares with the other squares of its piece; hand inputs have none.
+fn factor_of(input: usize) -> Option<usize> {
+    (input < BOARD_INPUTS).then_some(input / 64)
+}
+
+/// The network in floats, laid out as [`Network`], with one more set of
+/// first-layer weights: a factor per piece kind that every square of it
+/// adds to its own weight. A knight's value is then learnt from every
+/// knight, wherever it stands, and the 64 square weights only learn where
+/// it stands better; with a few million positions most squares of most
+/// pieces are seen too rarely to learn the piece's worth alone. The factors
+/// fold into the square weights when the net is quantised.
 #[derive(Clone)]
 pub struct FloatNet {
     pub w1: Vec<f32>,
+    pub factors: Vec<f32>,
     pub b1: Vec<f32>,
     pub w2: Vec<f32>,
     pub b2: f32,
@@ -66,6 +81,21 @@ impl Inputs {
     }
 }
 
+/// Row `index` (one input's or one factor's weights, a hidden unit each) of a first-layer matrix.
+fn row(matrix: &[f32], index: usize) -> &[f32] {
+    &matrix[index * HIDDEN..(index + 1) * HIDDEN]
+}
+
+fn row_mut(matrix: &mut [f32], index: usize) -> &mut [f32] {
+    &mut matrix[index * HIDDEN..(index + 1) * HIDDEN]
+}
+
+fn add_into(sum: &mut [f32], values: &[f32]) {
+    for (s, v) in sum.iter_mut().zip(values) {
+        *s += v;
+    }
+}
+
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
@@ -83,6 +113,7 @@ impl FloatNet {
         let mut uniform = |range: f32| (rng.below(1 << 20) as f32 / (1 << 20) as f32 * 2.0 - 1.0) * range;
         FloatNet {
             w1: (0..INPUTS * HIDDEN).map(|_| uniform(0.1)).collect(),
+            factors: vec![0.0; FACTORS * HIDDEN],
             b1: (0..HIDDEN).map(|_| uniform(0.1).abs()).collect(),
             w2: (0..2 * HIDDEN).map(|_| uniform(1.0 / (2.0 * HIDDEN as f32).sqrt())).collect(),
             b2: 0.0,
@@ -92,11 +123,18 @@ impl FloatNet {
     fn accumulate(&self, inputs: &[usize]) -> Vec<f32> {
         let mut acc = self.b1.clone();
         for &input in inputs {
-            for (a, w) in acc.iter_mut().zip(&self.w1[input * HIDDEN..(input + 1) * HIDDEN]) {
-                *a += w;
+            add_into(&mut acc, row(&self.w1, input));
+            if let Some(factor) = factor_of(input) {
+                add_into(&mut acc, row(&self.factors, factor));
             }
         }
         acc
+    }
+
+    /// Input `input`'s first-layer weights as the engine sees them: its own and its factor's.
+    fn merged_row(&self, input: usize) -> impl Iterator<Item = f32> + '_ {
+        let factor = factor_of(input).map(|f| row(&self.factors, f));
+        row(&self.w1, input).iter().enumerate().map(move |(i, w)| (w + factor.map_or(0.0, |f| f[i])).clamp(-WEIGHT_CLIP, WEIGHT_CLIP))
     }
 
     /// The output (in units of `SCALE` centipawns) and the two accumulators.
@@ -141,8 +179,9 @@ impl FloatNet {
                 *g += d;
             }
             for &input in features.iter() {
-                for (g, d) in grad.w1[input * HIDDEN..(input + 1) * HIDDEN].iter_mut().zip(&d_acc) {
-                    *g += d;
+                add_into(row_mut(&mut grad.w1, input), &d_acc);
+                if let Some(factor) = factor_of(input) {
+                    add_into(row_mut(&mut grad.factors, factor), &d_acc);
                 }
             }
         }
@@ -150,30 +189,28 @@ impl FloatNet {
     }
 
     fn zeros() -> FloatNet {
-        FloatNet { w1: vec![0.0; INPUTS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; 2 * HIDDEN], b2: 0.0 }
+        FloatNet { w1: vec![0.0; INPUTS * HIDDEN], factors: vec![0.0; FACTORS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; 2 * HIDDEN], b2: 0.0 }
     }
 
     fn add(&mut self, other: &FloatNet) {
         for (a, b) in self.params_mut().into_iter().zip(other.params()) {
-            for (x, y) in a.iter_mut().zip(b) {
-                *x += y;
-            }
+            add_into(a, b);
         }
     }
 
-    fn params(&self) -> [&[f32]; 4] {
-        [&self.w1, &self.b1, &self.w2, std::slice::from_ref(&self.b2)]
+    fn params(&self) -> [&[f32]; 5] {
+        [&self.w1, &self.factors, &self.b1, &self.w2, std::slice::from_ref(&self.b2)]
     }
 
-    fn params_mut(&mut self) -> [&mut [f32]; 4] {
-        [&mut self.w1, &mut self.b1, &mut self.w2, std::slice::from_mut(&mut self.b2)]
+    fn params_mut(&mut self) -> [&mut [f32]; 5] {
+        [&mut self.w1, &mut self.factors, &mut self.b1, &mut self.w2, std::slice::from_mut(&mut self.b2)]
     }
 
     /// The engine's integer network.
     pub fn quantise(&self) -> Network {
         let q = |w: &f32, scale: i32| (w * scale as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
         Network {
-            feature_weights: self.w1.iter().map(|w| q(w, QA)).collect(),
+            feature_weights: (0..INPUTS).flat_map(|input| self.merged_row(input)).map(|w| q(&w, QA)).collect(),
             feature_bias: self.b1.iter().map(|w| q(w, QA)).collect(),
             output_weights: self.w2.iter().map(|w| q(w, QB)).collect(),
             output_bias: (self.b2 * (QA * QB) as f32).round() as i32,
@@ -285,6 +322,8 @@ mod tests {
     fn the_engine_computes_what_the_trainer_does_within_quantisation_error() {
         let mut net = FloatNet::random(5);
         net.b2 = 0.3;
+        // Factors as training leaves them, folded into the engine's square weights.
+        net.factors = (0..net.factors.len()).map(|i| if i % 3 == 0 { 0.02 } else { -0.01 }).collect();
         let quantised = net.quantise();
         for record in records() {
             let float = net.evaluate(&record);

@@ -72,6 +72,9 @@ enum Command {
         /// Share of the search score in the target; the rest is the game result.
         #[arg(long, default_value_t = 0.75)]
         lambda: f32,
+        /// Also train on every position mirrored left to right (the network sees no castling rights).
+        #[arg(long)]
+        mirror: bool,
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
@@ -83,8 +86,8 @@ fn main() -> ExitCode {
             let config = GenRun { games, nodes, random_moves, threads, seed };
             load_network(network.as_deref()).and_then(|network| gen(&out, &rules, &openings, &config, network))
         }
-        Command::Train { files, out, epochs, batch, learning_rate, lambda, seed } => {
-            let config = TrainConfig { epochs, batch, learning_rate, lambda, seed };
+        Command::Train { files, out, epochs, batch, learning_rate, lambda, mirror, seed } => {
+            let config = TrainConfig { epochs, batch, learning_rate, lambda, mirror, seed };
             train_files(&files, &out, &config)
         }
     };

@@ -31,6 +31,18 @@ impl Record {
         Record { snapshot: Snapshot::of(pos), turn: pos.turn(), score, result }
     }
 
+    /// The position mirrored left to right (files a and h swapped), with the
+    /// same labels. Chess is left-right symmetric but for castling, which
+    /// the network does not see; so a mirrored position is one more sample
+    /// of nearly the same worth.
+    pub fn mirrored(&self) -> Record {
+        let mut mirrored = *self;
+        for bitboard in mirrored.snapshot.pieces.iter_mut().flatten() {
+            *bitboard = bitboard.flip_horizontal();
+        }
+        mirrored
+    }
+
     pub fn write(&self, out: &mut impl Write) -> io::Result<()> {
         let mut occupied = Bitboard::EMPTY;
         for color in &self.snapshot.pieces {
@@ -145,5 +157,14 @@ mod tests {
         let first_len = 8 + parse_record(&bytes).unwrap().unwrap().0.snapshot.pieces.iter().flatten().map(|b| b.count()).sum::<usize>().div_ceil(2) + 14;
         bad[first_len - 4] = 7; // the first record's side to move
         assert!(read_records(&bad).unwrap_err().starts_with("record 1"));
+    }
+
+    #[test]
+    fn a_mirrored_record_swaps_the_files_and_keeps_hands_and_labels() {
+        let rules = "crazyhouse".parse().unwrap();
+        let played = Record::new(&parse_fen("r3k2r/1pp5/8/8/8/8/PP6/R3K2R[Nqp] b KQkq - 0 20", rules).unwrap(), 120, 1);
+        let expected = Record::new(&parse_fen("r2k3r/5pp1/8/8/8/8/6PP/R2K3R[Nqp] b - - 0 20", rules).unwrap(), 120, 1);
+        assert_eq!(played.mirrored(), expected);
+        assert_eq!(played.mirrored().mirrored(), played);
     }
 }

@@ -39,6 +39,9 @@ pub struct TrainConfig {
     pub learning_rate: f32,
     /// The share of the search score in the target (the rest: the result).
     pub lambda: f32,
+    /// Also train on every training position mirrored left to right
+    /// ([`Record::mirrored`]); the held-out positions stay as played.
+    pub mirror: bool,
     pub seed: u64,
 }
 
@@ -258,6 +261,10 @@ pub fn train(records: &[Record], config: &TrainConfig, mut report: impl FnMut(us
     let run = HELD_OUT_RUN.min(prepared.len() / 200).max(1);
     let (held, mut training): (Vec<_>, Vec<_>) = prepared.into_iter().enumerate().partition(|(i, _)| (i / run) % 20 == 0);
     let held: Vec<(Inputs, f32)> = held.into_iter().map(|(_, x)| x).collect();
+    if config.mirror {
+        let mirrored: Vec<_> = training.par_iter().map(|&(i, (_, t))| (i, (Inputs::of(&records[i].mirrored()), t))).collect();
+        training.extend(mirrored);
+    }
     let mut net = FloatNet::random(config.seed);
     let mut adam = Adam { m: FloatNet::zeros(), v: FloatNet::zeros(), step: 0 };
     let mut rng = Rng::new(config.seed ^ 0x5eed);
@@ -360,7 +367,7 @@ mod tests {
             record.result = [1, -1, 0, -1, 1][i];
             data.extend(std::iter::repeat_n(record, 40));
         }
-        let config = TrainConfig { epochs: 30, batch: 16, learning_rate: 0.01, lambda: 0.5, seed: 1 };
+        let config = TrainConfig { epochs: 30, batch: 16, learning_rate: 0.01, lambda: 0.5, mirror: false, seed: 1 };
         let prepared: Vec<(Inputs, f32)> = data.iter().map(|r| (Inputs::of(r), target(r, 0.5))).collect();
         let before = FloatNet::random(1).loss(&prepared);
         let trained = train(&data, &config, |_, _, _, _| {});

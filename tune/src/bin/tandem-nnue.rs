@@ -70,7 +70,7 @@ enum Command {
         #[arg(long, default_value_t = 0.001)]
         learning_rate: f32,
         /// Share of the search score in the target; the rest is the game result.
-        #[arg(long, default_value_t = 0.75)]
+        #[arg(long, default_value_t = 1.0)]
         lambda: f32,
         /// Also train on every position mirrored left to right (the network sees no castling rights).
         #[arg(long)]

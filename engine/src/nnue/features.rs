@@ -58,6 +58,16 @@ pub fn board_input(perspective: Color, color: Color, role: Role, square: Square)
     side * 384 + (role as usize - 1) * 64 + square
 }
 
+/// How many piece kinds (own or other colour × role) the board inputs have, 64 squares each.
+pub const PIECE_KINDS: usize = BOARD_INPUTS / 64;
+
+/// The piece kind (`0..PIECE_KINDS`) of a board input, as [`board_input`]
+/// lays them out; `None` for a hand input. The trainer shares weights along it.
+#[inline]
+pub fn piece_kind(input: usize) -> Option<usize> {
+    (input < BOARD_INPUTS).then_some(input / 64)
+}
+
 /// The first input of the thermometer of `color`'s `role` in hand, seen by `perspective`.
 #[inline]
 fn hand_base(perspective: Color, color: Color, role_index: usize) -> usize {

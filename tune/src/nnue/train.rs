@@ -9,7 +9,7 @@
 //! positions an epoch in well under a minute.
 
 use rayon::prelude::*;
-use tandem_engine::nnue::features::{active, BOARD_INPUTS, MAX_ACTIVE};
+use tandem_engine::nnue::features::{active, piece_kind, MAX_ACTIVE, PIECE_KINDS};
 use tandem_engine::nnue::{Network, HIDDEN, INPUTS, QA, QB, SCALE};
 
 use super::data::Record;
@@ -43,14 +43,6 @@ pub struct TrainConfig {
     /// ([`Record::mirrored`]); the held-out positions stay as played.
     pub mirror: bool,
     pub seed: u64,
-}
-
-/// Board inputs share a factor per (own or other colour, role): 64 squares each.
-const FACTORS: usize = BOARD_INPUTS / 64;
-
-/// The factor a board input shares with the other squares of its piece; hand inputs have none.
-fn factor_of(input: usize) -> Option<usize> {
-    (input < BOARD_INPUTS).then_some(input / 64)
 }
 
 /// The network in floats, laid out as [`Network`], with one more set of
@@ -116,7 +108,7 @@ impl FloatNet {
         let mut uniform = |range: f32| (rng.below(1 << 20) as f32 / (1 << 20) as f32 * 2.0 - 1.0) * range;
         FloatNet {
             w1: (0..INPUTS * HIDDEN).map(|_| uniform(0.1)).collect(),
-            factors: vec![0.0; FACTORS * HIDDEN],
+            factors: vec![0.0; PIECE_KINDS * HIDDEN],
             b1: (0..HIDDEN).map(|_| uniform(0.1).abs()).collect(),
             w2: (0..2 * HIDDEN).map(|_| uniform(1.0 / (2.0 * HIDDEN as f32).sqrt())).collect(),
             b2: 0.0,
@@ -127,7 +119,7 @@ impl FloatNet {
         let mut acc = self.b1.clone();
         for &input in inputs {
             add_into(&mut acc, row(&self.w1, input));
-            if let Some(factor) = factor_of(input) {
+            if let Some(factor) = piece_kind(input) {
                 add_into(&mut acc, row(&self.factors, factor));
             }
         }
@@ -136,7 +128,7 @@ impl FloatNet {
 
     /// Input `input`'s first-layer weights as the engine sees them: its own and its factor's.
     fn merged_row(&self, input: usize) -> impl Iterator<Item = f32> + '_ {
-        let factor = factor_of(input).map(|f| row(&self.factors, f));
+        let factor = piece_kind(input).map(|f| row(&self.factors, f));
         row(&self.w1, input).iter().enumerate().map(move |(i, w)| (w + factor.map_or(0.0, |f| f[i])).clamp(-WEIGHT_CLIP, WEIGHT_CLIP))
     }
 
@@ -183,7 +175,7 @@ impl FloatNet {
             }
             for &input in features.iter() {
                 add_into(row_mut(&mut grad.w1, input), &d_acc);
-                if let Some(factor) = factor_of(input) {
+                if let Some(factor) = piece_kind(input) {
                     add_into(row_mut(&mut grad.factors, factor), &d_acc);
                 }
             }
@@ -192,7 +184,7 @@ impl FloatNet {
     }
 
     fn zeros() -> FloatNet {
-        FloatNet { w1: vec![0.0; INPUTS * HIDDEN], factors: vec![0.0; FACTORS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; 2 * HIDDEN], b2: 0.0 }
+        FloatNet { w1: vec![0.0; INPUTS * HIDDEN], factors: vec![0.0; PIECE_KINDS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; 2 * HIDDEN], b2: 0.0 }
     }
 
     fn add(&mut self, other: &FloatNet) {

@@ -50,8 +50,13 @@ pub struct TrainConfig {
 /// adds to its own weight. A knight's value is then learnt from every
 /// knight, wherever it stands, and the 64 square weights only learn where
 /// it stands better; with a few million positions most squares of most
-/// pieces are seen too rarely to learn the piece's worth alone. The factors
-/// fold into the square weights when the net is quantised.
+/// pieces are seen too rarely to learn the piece's worth alone.
+///
+/// The factors are folded into the square weights once a batch
+/// ([`FloatNet::folded_w1`], clipped as the quantiser clips them), and the
+/// batch runs on that folded layer, the one the engine will hold; a folded
+/// weight's gradient goes to its square weight and, summed over the 64
+/// squares, to its factor ([`FloatNet::gather_factor_gradients`]).
 #[derive(Clone)]
 pub struct FloatNet {
     pub w1: Vec<f32>,
@@ -115,26 +120,42 @@ impl FloatNet {
         }
     }
 
-    fn accumulate(&self, inputs: &[usize]) -> Vec<f32> {
+    /// The first-layer weights as the engine holds them: each input's own
+    /// plus its piece kind's factor, clipped so that they quantise exactly.
+    pub fn folded_w1(&self) -> Vec<f32> {
+        let mut folded = self.w1.clone();
+        for input in 0..INPUTS {
+            if let Some(kind) = piece_kind(input) {
+                add_into(row_mut(&mut folded, input), row(&self.factors, kind));
+            }
+        }
+        folded.iter_mut().for_each(|w| *w = w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP));
+        folded
+    }
+
+    /// Adds each piece input's first-layer gradient to its kind's factor (a
+    /// factor moves every square weight of its kind alike).
+    fn gather_factor_gradients(&mut self) {
+        for input in 0..INPUTS {
+            if let Some(kind) = piece_kind(input) {
+                let (w1, factors) = (&self.w1, &mut self.factors);
+                add_into(row_mut(factors, kind), row(w1, input));
+            }
+        }
+    }
+
+    fn accumulate(&self, w1: &[f32], inputs: &[usize]) -> Vec<f32> {
         let mut acc = self.b1.clone();
         for &input in inputs {
-            add_into(&mut acc, row(&self.w1, input));
-            if let Some(factor) = piece_kind(input) {
-                add_into(&mut acc, row(&self.factors, factor));
-            }
+            add_into(&mut acc, row(w1, input));
         }
         acc
     }
 
-    /// Input `input`'s first-layer weights as the engine sees them: its own and its factor's.
-    fn merged_row(&self, input: usize) -> impl Iterator<Item = f32> + '_ {
-        let factor = piece_kind(input).map(|f| row(&self.factors, f));
-        row(&self.w1, input).iter().enumerate().map(move |(i, w)| (w + factor.map_or(0.0, |f| f[i])).clamp(-WEIGHT_CLIP, WEIGHT_CLIP))
-    }
-
-    /// The output (in units of `SCALE` centipawns) and the two accumulators.
-    fn forward(&self, inputs: &Inputs) -> (f32, [Vec<f32>; 2]) {
-        let accs = [self.accumulate(&inputs.us), self.accumulate(&inputs.them)];
+    /// The output (in units of `SCALE` centipawns) and the two accumulators,
+    /// with `w1` the folded first layer.
+    fn forward(&self, w1: &[f32], inputs: &Inputs) -> (f32, [Vec<f32>; 2]) {
+        let accs = [self.accumulate(w1, &inputs.us), self.accumulate(w1, &inputs.them)];
         let mut out = self.b2;
         for (half, acc) in accs.iter().enumerate() {
             for (a, w) in acc.iter().zip(&self.w2[half * HIDDEN..(half + 1) * HIDDEN]) {
@@ -146,18 +167,20 @@ impl FloatNet {
 
     /// The evaluation in centipawns for the side to move.
     pub fn evaluate(&self, record: &Record) -> f32 {
-        self.forward(&Inputs::of(record)).0 * SCALE as f32
+        self.forward(&self.folded_w1(), &Inputs::of(record)).0 * SCALE as f32
     }
 
     /// The squared error on `records`.
     pub fn loss(&self, records: &[(Inputs, f32)]) -> f32 {
-        let sum: f64 = records.par_iter().map(|(inputs, t)| f64::from((sigmoid(self.forward(inputs).0) - t).powi(2))).sum();
+        let w1 = self.folded_w1();
+        let sum: f64 = records.par_iter().map(|(inputs, t)| f64::from((sigmoid(self.forward(&w1, inputs).0) - t).powi(2))).sum();
         (sum / records.len().max(1) as f64) as f32
     }
 
-    /// Adds the gradient of one position's squared error to `grad`.
-    fn backward(&self, inputs: &Inputs, target: f32, grad: &mut FloatNet) -> f32 {
-        let (out, accs) = self.forward(inputs);
+    /// Adds the gradient of one position's squared error to `grad`, the
+    /// first layer's to `grad.w1` as if `w1` (the folded layer) were the weights.
+    fn backward(&self, w1: &[f32], inputs: &Inputs, target: f32, grad: &mut FloatNet) -> f32 {
+        let (out, accs) = self.forward(w1, inputs);
         let p = sigmoid(out);
         let d_out = 2.0 * (p - target) * p * (1.0 - p);
         grad.b2 += d_out;
@@ -175,9 +198,6 @@ impl FloatNet {
             }
             for &input in features.iter() {
                 add_into(row_mut(&mut grad.w1, input), &d_acc);
-                if let Some(factor) = piece_kind(input) {
-                    add_into(row_mut(&mut grad.factors, factor), &d_acc);
-                }
             }
         }
         (p - target).powi(2)
@@ -205,7 +225,7 @@ impl FloatNet {
     pub fn quantise(&self) -> Network {
         let q = |w: &f32, scale: i32| (w * scale as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
         Network {
-            feature_weights: (0..INPUTS).flat_map(|input| self.merged_row(input)).map(|w| q(&w, QA)).collect(),
+            feature_weights: self.folded_w1().iter().map(|w| q(w, QA)).collect(),
             feature_bias: self.b1.iter().map(|w| q(w, QA)).collect(),
             output_weights: self.w2.iter().map(|w| q(w, QB)).collect(),
             output_bias: (self.b2 * (QA * QB) as f32).round() as i32,
@@ -270,11 +290,12 @@ pub fn train(records: &[Record], config: &TrainConfig, mut report: impl FnMut(us
         let mut error = 0.0f64;
         for batch in training.chunks(batch_size) {
             let threads = rayon::current_num_threads().max(1);
+            let w1 = net.folded_w1();
             let (grad, batch_error) = batch
                 .par_chunks(batch.len().div_ceil(threads))
                 .map(|part| {
                     let mut grad = FloatNet::zeros();
-                    let err: f32 = part.iter().map(|(_, (inputs, t))| net.backward(inputs, *t, &mut grad)).sum();
+                    let err: f32 = part.iter().map(|(_, (inputs, t))| net.backward(&w1, inputs, *t, &mut grad)).sum();
                     (grad, err)
                 })
                 .reduce(|| (FloatNet::zeros(), 0.0), |(mut a, ea), (b, eb)| {
@@ -283,6 +304,7 @@ pub fn train(records: &[Record], config: &TrainConfig, mut report: impl FnMut(us
                 });
             error += f64::from(batch_error);
             let mut grad = grad;
+            grad.gather_factor_gradients();
             let scale = 1.0 / batch.len() as f32;
             for p in grad.params_mut() {
                 p.iter_mut().for_each(|g| *g *= scale);
@@ -334,12 +356,44 @@ mod tests {
             let inputs = Inputs::of(&record);
             let acc_sigma = ((inputs.us.len().max(inputs.them.len()) + 1) as f32).sqrt() * 0.29 / QA as f32;
             let w2_norm = net.w2.iter().map(|w| w * w).sum::<f32>().sqrt();
-            let (_, accs) = net.forward(&inputs);
+            let (_, accs) = net.forward(&net.folded_w1(), &inputs);
             let h_norm = accs.iter().flatten().map(|a| a.clamp(0.0, 1.0).powi(2)).sum::<f32>().sqrt();
             let out_sigma = w2_norm * acc_sigma + h_norm * 0.29 / QB as f32;
             let bound = 4.0 * SCALE as f32 * out_sigma + 1.0;
             assert!((float - int as f32).abs() <= bound, "float {float}, engine {int}, bound {bound}");
             assert!(bound < 20.0, "a bound this loose ({bound}) proves little");
+        }
+    }
+
+    #[test]
+    fn the_gradient_of_square_weights_and_factors_matches_finite_differences() {
+        let record = &records()[2];
+        let inputs = Inputs::of(record);
+        let target = 0.8;
+        let mut net = FloatNet::random(3);
+        net.factors = (0..net.factors.len()).map(|i| (i % 7) as f32 * 0.01 - 0.03).collect();
+        let mut grad = FloatNet::zeros();
+        net.backward(&net.folded_w1(), &inputs, target, &mut grad);
+        grad.gather_factor_gradients();
+        let error = |net: &FloatNet| f64::from((sigmoid(net.forward(&net.folded_w1(), &inputs).0) - target).powi(2));
+        let input = *inputs.us.iter().find(|&&i| piece_kind(i).is_some()).unwrap();
+        let kind = piece_kind(input).unwrap();
+        // The hidden unit where this piece kind's factor matters most.
+        let unit = (0..HIDDEN).max_by(|&a, &b| grad.factors[kind * HIDDEN + a].abs().total_cmp(&grad.factors[kind * HIDDEN + b].abs())).unwrap();
+        let slots: [(fn(&mut FloatNet) -> &mut Vec<f32>, usize, f32); 2] = [
+            (|n| &mut n.w1, input * HIDDEN + unit, grad.w1[input * HIDDEN + unit]),
+            (|n| &mut n.factors, kind * HIDDEN + unit, grad.factors[kind * HIDDEN + unit]),
+        ];
+        for (weights, index, analytic) in slots {
+            assert!(analytic.abs() > 1e-4, "a vanishing gradient ({analytic}) proves little");
+            let eps = 1e-3;
+            let shifted = |by: f32| {
+                let mut moved = net.clone();
+                weights(&mut moved)[index] += by;
+                error(&moved)
+            };
+            let numeric = ((shifted(eps) - shifted(-eps)) / (2.0 * f64::from(eps))) as f32;
+            assert!((numeric - analytic).abs() <= 0.02 * analytic.abs() + 1e-5, "numeric {numeric}, analytic {analytic}");
         }
     }
 

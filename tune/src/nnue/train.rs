@@ -136,9 +136,9 @@ impl FloatNet {
     /// Adds each piece input's first-layer gradient to its kind's factor (a
     /// factor moves every square weight of its kind alike).
     fn gather_factor_gradients(&mut self) {
+        let (w1, factors) = (&self.w1, &mut self.factors);
         for input in 0..INPUTS {
             if let Some(kind) = piece_kind(input) {
-                let (w1, factors) = (&self.w1, &mut self.factors);
                 add_into(row_mut(factors, kind), row(w1, input));
             }
         }
@@ -291,7 +291,7 @@ pub fn train(records: &[Record], config: &TrainConfig, mut report: impl FnMut(us
         for batch in training.chunks(batch_size) {
             let threads = rayon::current_num_threads().max(1);
             let w1 = net.folded_w1();
-            let (grad, batch_error) = batch
+            let (mut grad, batch_error) = batch
                 .par_chunks(batch.len().div_ceil(threads))
                 .map(|part| {
                     let mut grad = FloatNet::zeros();
@@ -303,7 +303,6 @@ pub fn train(records: &[Record], config: &TrainConfig, mut report: impl FnMut(us
                     (a, ea + eb)
                 });
             error += f64::from(batch_error);
-            let mut grad = grad;
             grad.gather_factor_gradients();
             let scale = 1.0 / batch.len() as f32;
             for p in grad.params_mut() {

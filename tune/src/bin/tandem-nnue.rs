@@ -15,7 +15,7 @@ use tandem_engine::search::Engine;
 use tandem_engine::Rules;
 use tandem_tune::nnue::data::{read_records, Record};
 use tandem_tune::nnue::gen::{play_game, Dedup, GenConfig};
-use tandem_tune::nnue::train::{train, TrainConfig};
+use tandem_tune::nnue::train::{train, FloatNet, TrainConfig};
 
 #[derive(Parser)]
 #[command(about = "Positions and training for tandem's network (see tune/NNUE.md)")]
@@ -77,6 +77,10 @@ enum Command {
         mirror: bool,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Start from this network (a file, or `embedded`) instead of random
+        /// weights: the loop's next generation fine-tunes the last net.
+        #[arg(long)]
+        init: Option<String>,
     },
 }
 
@@ -84,11 +88,14 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Gen { out, rules, games, nodes, random_moves, openings, threads, seed, network } => {
             let config = GenRun { games, nodes, random_moves, threads, seed };
-            load_network(network.as_deref()).and_then(|network| gen(&out, &rules, &openings, &config, network))
+            load_network("--network", network.as_deref()).and_then(|network| gen(&out, &rules, &openings, &config, network))
         }
-        Command::Train { files, out, epochs, batch, learning_rate, lambda, mirror, seed } => {
+        Command::Train { files, out, epochs, batch, learning_rate, lambda, mirror, seed, init } => {
             let config = TrainConfig { epochs, batch, learning_rate, lambda, mirror, seed };
-            train_files(&files, &out, &config)
+            load_network("--init", init.as_deref()).and_then(|start| {
+                let initial = start.map_or_else(|| FloatNet::random(seed), |net| FloatNet::from_network(&net));
+                train_files(&files, &out, &config, initial)
+            })
         }
     };
     match result {
@@ -110,14 +117,14 @@ struct GenRun {
     seed: u64,
 }
 
-/// The network `--network` names: `embedded` or a file.
-fn load_network(name: Option<&str>) -> Result<Option<Arc<Network>>, String> {
+/// The network an option (`--network`, `--init`) names: `embedded` or a file.
+fn load_network(option: &str, name: Option<&str>) -> Result<Option<Arc<Network>>, String> {
     match name {
         None => Ok(None),
         Some("embedded") => Ok(Some(nnue::embedded())),
         Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("cannot read --network {path}: {e}"))?;
-            Network::from_bytes(&bytes).map(|n| Some(Arc::new(n))).map_err(|e| format!("--network {path} refused: {e}"))
+            let bytes = std::fs::read(path).map_err(|e| format!("cannot read {option} {path}: {e}"))?;
+            Network::from_bytes(&bytes).map(|n| Some(Arc::new(n))).map_err(|e| format!("{option} {path} refused: {e}"))
         }
     }
 }
@@ -197,7 +204,7 @@ impl Progress {
     }
 }
 
-fn train_files(files: &[PathBuf], out: &Path, config: &TrainConfig) -> Result<(), String> {
+fn train_files(files: &[PathBuf], out: &Path, config: &TrainConfig, initial: FloatNet) -> Result<(), String> {
     let mut records = Vec::new();
     for file in files {
         let bytes = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
@@ -208,7 +215,7 @@ fn train_files(files: &[PathBuf], out: &Path, config: &TrainConfig) -> Result<()
     }
     println!("{} positions", records.len());
     let start = Instant::now();
-    let best = train(&records, config, |epoch, loss, held, _| {
+    let best = train(&records, config, initial, |epoch, loss, held, _| {
         println!("epoch {epoch}: loss {loss:.6}, held out {held:.6}, {:.0} s", start.elapsed().as_secs_f64());
     });
     std::fs::write(out, best.quantise().to_bytes()).map_err(|e| format!("cannot write {}: {e}", out.display()))

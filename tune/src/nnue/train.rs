@@ -120,6 +120,21 @@ impl FloatNet {
         }
     }
 
+    /// The engine's network back in floats, to train on from where it
+    /// stands (the loop's next generation fine-tunes the last net): every
+    /// weight is its integer over its scale, the factors start at zero, so
+    /// quantising it again gives the same network.
+    pub fn from_network(net: &Network) -> FloatNet {
+        let dequantise = |w: &i16, scale: i32| f32::from(*w) / scale as f32;
+        FloatNet {
+            w1: net.feature_weights.iter().map(|w| dequantise(w, QA)).collect(),
+            factors: vec![0.0; PIECE_KINDS * HIDDEN],
+            b1: net.feature_bias.iter().map(|w| dequantise(w, QA)).collect(),
+            w2: net.output_weights.iter().map(|w| dequantise(w, QB)).collect(),
+            b2: net.output_bias as f32 / (QA * QB) as f32,
+        }
+    }
+
     /// The first-layer weights as the engine holds them: each input's own
     /// plus its piece kind's factor, clipped so that they quantise exactly.
     pub fn folded_w1(&self) -> Vec<f32> {
@@ -265,10 +280,10 @@ impl Adam {
 /// position, so that each still holds out at least ten runs.
 const HELD_OUT_RUN: usize = 1000;
 
-/// Trains on `records` (a twentieth held out), reporting each epoch's
+/// Trains `net` on `records` (a twentieth held out), reporting each epoch's
 /// training and held-out loss to `report`; returns the net after the epoch
 /// with the lowest held-out loss.
-pub fn train(records: &[Record], config: &TrainConfig, mut report: impl FnMut(usize, f32, f32, &FloatNet)) -> FloatNet {
+pub fn train(records: &[Record], config: &TrainConfig, mut net: FloatNet, mut report: impl FnMut(usize, f32, f32, &FloatNet)) -> FloatNet {
     let prepared: Vec<(Inputs, f32)> = records.par_iter().map(|r| (Inputs::of(r), target(r, config.lambda))).collect();
     let run = HELD_OUT_RUN.min(prepared.len() / 200).max(1);
     let (held, mut training): (Vec<_>, Vec<_>) = prepared.into_iter().enumerate().partition(|(i, _)| (i / run) % 20 == 0);
@@ -277,7 +292,6 @@ pub fn train(records: &[Record], config: &TrainConfig, mut report: impl FnMut(us
         let mirrored: Vec<_> = training.par_iter().map(|&(i, (_, t))| (i, (Inputs::of(&records[i].mirrored()), t))).collect();
         training.extend(mirrored);
     }
-    let mut net = FloatNet::random(config.seed);
     let mut adam = Adam { m: FloatNet::zeros(), v: FloatNet::zeros(), step: 0 };
     let mut rng = Rng::new(config.seed ^ 0x5eed);
     let (mut best, mut best_loss) = (net.clone(), f32::INFINITY);
@@ -397,6 +411,12 @@ mod tests {
     }
 
     #[test]
+    fn a_network_read_back_into_floats_quantises_to_itself() {
+        let network = FloatNet::random(3).quantise();
+        assert_eq!(FloatNet::from_network(&network).quantise().to_bytes(), network.to_bytes());
+    }
+
+    #[test]
     fn the_rate_falls_from_the_first_to_its_final_share() {
         assert_eq!(rate_at(0.002, 0.0), 0.002);
         assert!((rate_at(0.002, 1.0) - 0.002 * FINAL_RATE_SHARE).abs() < 1e-9);
@@ -415,7 +435,7 @@ mod tests {
         let config = TrainConfig { epochs: 30, batch: 16, learning_rate: 0.01, lambda: 0.5, mirror: false, seed: 1 };
         let prepared: Vec<(Inputs, f32)> = data.iter().map(|r| (Inputs::of(r), target(r, 0.5))).collect();
         let before = FloatNet::random(1).loss(&prepared);
-        let trained = train(&data, &config, |_, _, _, _| {});
+        let trained = train(&data, &config, FloatNet::random(config.seed), |_, _, _, _| {});
         let after = trained.loss(&prepared);
         assert!(after < before / 4.0, "before {before}, after {after}");
     }

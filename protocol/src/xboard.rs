@@ -62,6 +62,10 @@ pub struct XboardFrontEnd {
     /// Analysis mode (`analyze` … `exit`): the engine plays neither side and
     /// analyses every new position without end, always posting its thinking.
     analyzing: bool,
+    /// Free text from the partner was answered once this game. Only once: a
+    /// partner bot that answers what it does not understand (another tandem
+    /// among them) would otherwise trade apologies with us for ever.
+    answered_free_text: bool,
 }
 
 impl XboardFrontEnd {
@@ -81,6 +85,7 @@ impl XboardFrontEnd {
             opponent_time: None,
             rules_overrides: String::new(),
             analyzing: false,
+            answered_free_text: false,
         }
     }
 
@@ -254,6 +259,7 @@ impl XboardFrontEnd {
             let _ = self.seat.session.set_config(RulesConfig::default());
         }
         self.seat.new_game();
+        self.answered_free_text = false;
         self.engine_color = Some(Color::Black);
         self.depth_limit = None;
         self.own_time = None;
@@ -456,6 +462,7 @@ impl XboardFrontEnd {
         let greet = name.is_some();
         self.seat.session.bughouse.partner_name = name;
         self.seat.reset_outbox();
+        self.answered_free_text = false;
         if greet {
             self.out.line(&vocabulary_line("Hello, I am tandem. "));
         }
@@ -465,7 +472,10 @@ impl XboardFrontEnd {
         let reply = match &message {
             PartnerMessage::Sit => Some(format!("tellics ptell {}", self.sit_reply())),
             PartnerMessage::Help => Some(vocabulary_line("")),
-            PartnerMessage::Other(_) => Some("tellics ptell sorry, I did not understand that".to_string()),
+            PartnerMessage::Other(_) if !self.answered_free_text => {
+                self.answered_free_text = true;
+                Some("tellics ptell sorry, I did not understand that".to_string())
+            }
             _ => None,
         };
         let go = message == PartnerMessage::Go;

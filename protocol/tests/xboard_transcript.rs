@@ -172,6 +172,8 @@ fn bughouse_holding_partner_and_ptell() {
     say(&mut t, "holding [] [] BR");
     assert_eq!(fen(&mut t), "4k3/8/8/8/8/8/8/4K3[QNrp] w - - 0 1");
     assert_eq!(say(&mut t, "ptell what now"), vec!["tellics ptell sorry, I did not understand that"]);
+    // Once a game: a partner bot that answers us in kind must not start an endless exchange.
+    assert!(say(&mut t, "ptell sorry, I did not understand that").is_empty());
     say(&mut t, "sd 2");
     // The answer to `sit` is the truth: level clocks (no `time`/`otim` yet) give no lead to sit on …
     assert_eq!(say(&mut t, "ptell sit"), vec!["tellics ptell sorry, I cannot sit now: I am not ahead on the clock"]);

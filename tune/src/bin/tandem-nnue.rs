@@ -215,9 +215,9 @@ fn train_files(files: &[PathBuf], out: &Path, config: &TrainConfig, initial: Flo
     }
     println!("{} positions", records.len());
     let start = Instant::now();
-    let best = train(&records, config, initial, |epoch, loss, held, _| match epoch {
-        0 => println!("start: held out {held:.6}"),
-        _ => println!("epoch {epoch}: loss {loss:.6}, held out {held:.6}, {:.0} s", start.elapsed().as_secs_f64()),
+    let best = train(&records, config, initial, |epoch, loss, held, _| match loss {
+        None => println!("start: held out {held:.6}"),
+        Some(loss) => println!("epoch {epoch}: loss {loss:.6}, held out {held:.6}, {:.0} s", start.elapsed().as_secs_f64()),
     });
     std::fs::write(out, best.quantise().to_bytes()).map_err(|e| format!("cannot write {}: {e}", out.display()))
 }

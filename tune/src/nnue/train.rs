@@ -281,10 +281,10 @@ impl Adam {
 const HELD_OUT_RUN: usize = 1000;
 
 /// Trains `net` on `records` (a twentieth held out), reporting the held-out
-/// loss of the start (epoch 0, no training loss) and each epoch's training
-/// and held-out loss to `report`; returns the net with the lowest held-out
+/// loss of the start (epoch 0, no training loss yet) and each epoch's
+/// training and held-out loss to `report`; returns the net with the lowest held-out
 /// loss, the start included: a fine-tune never comes back worse than it went in.
-pub fn train(records: &[Record], config: &TrainConfig, mut net: FloatNet, mut report: impl FnMut(usize, f32, f32, &FloatNet)) -> FloatNet {
+pub fn train(records: &[Record], config: &TrainConfig, mut net: FloatNet, mut report: impl FnMut(usize, Option<f32>, f32, &FloatNet)) -> FloatNet {
     let prepared: Vec<(Inputs, f32)> = records.par_iter().map(|r| (Inputs::of(r), target(r, config.lambda))).collect();
     let run = HELD_OUT_RUN.min(prepared.len() / 200).max(1);
     let (held, mut training): (Vec<_>, Vec<_>) = prepared.into_iter().enumerate().partition(|(i, _)| (i / run) % 20 == 0);
@@ -296,7 +296,7 @@ pub fn train(records: &[Record], config: &TrainConfig, mut net: FloatNet, mut re
     let mut adam = Adam { m: FloatNet::zeros(), v: FloatNet::zeros(), step: 0 };
     let mut rng = Rng::new(config.seed ^ 0x5eed);
     let start_loss = net.loss(&held);
-    report(0, f32::NAN, start_loss, &net);
+    report(0, None, start_loss, &net);
     let (mut best, mut best_loss) = (net.clone(), start_loss);
     let batch_size = config.batch.max(1);
     let total_steps = (config.epochs * training.len().div_ceil(batch_size)).max(1);
@@ -332,7 +332,7 @@ pub fn train(records: &[Record], config: &TrainConfig, mut net: FloatNet, mut re
         if held_loss < best_loss {
             (best, best_loss) = (net.clone(), held_loss);
         }
-        report(epoch, (error / training.len().max(1) as f64) as f32, held_loss, &net);
+        report(epoch, Some((error / training.len().max(1) as f64) as f32), held_loss, &net);
     }
     best
 }

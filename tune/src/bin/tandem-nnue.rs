@@ -34,6 +34,11 @@ enum Command {
         /// Rules of the games, e.g. crazyhouse or bughouse.
         #[arg(long, default_value = "crazyhouse")]
         rules: String,
+        /// Search (and label) each position by these rules instead, e.g.
+        /// bughouse games searched as crazyhouse so that the labels see
+        /// captured pieces arrive in a hand.
+        #[arg(long)]
+        search_rules: Option<String>,
         #[arg(long, default_value_t = 100)]
         games: u64,
         /// Nodes searched for each move.
@@ -86,8 +91,8 @@ enum Command {
 
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
-        Command::Gen { out, rules, games, nodes, random_moves, openings, threads, seed, network } => {
-            let config = GenRun { games, nodes, random_moves, threads, seed };
+        Command::Gen { out, rules, search_rules, games, nodes, random_moves, openings, threads, seed, network } => {
+            let config = GenRun { games, nodes, random_moves, threads, seed, search_rules };
             load_network("--network", network.as_deref()).and_then(|network| gen(&out, &rules, &openings, &config, network))
         }
         Command::Train { files, out, epochs, batch, learning_rate, lambda, mirror, seed, init } => {
@@ -108,13 +113,14 @@ fn main() -> ExitCode {
 }
 
 /// How many games a `gen` run plays, and how.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct GenRun {
     games: u64,
     nodes: u64,
     random_moves: usize,
     threads: usize,
     seed: u64,
+    search_rules: Option<String>,
 }
 
 /// The network an option (`--network`, `--init`) names: `embedded` or a file.
@@ -130,14 +136,16 @@ fn load_network(option: &str, name: Option<&str>) -> Result<Option<Arc<Network>>
 }
 
 fn gen(out: &Path, rules: &str, openings: &Path, run: &GenRun, network: Option<Arc<Network>>) -> Result<(), String> {
-    let GenRun { games, nodes, random_moves, threads, seed } = *run;
+    let GenRun { games, nodes, random_moves, threads, seed, ref search_rules } = *run;
     let rules: Rules = rules.parse().map_err(|e| format!("--rules: {e}"))?;
+    let search_rules: Option<Rules> =
+        search_rules.as_deref().map(|r| r.parse().map_err(|e| format!("--search-rules: {e}"))).transpose()?;
     let lines: Vec<String> = tandem_arena::openings::load(openings, rules, None)?.into_iter().map(|o| o.position).collect();
     if lines.is_empty() {
         return Err(format!("{}: no openings", openings.display()));
     }
     let file = OpenOptions::new().create(true).append(true).open(out).map_err(|e| format!("cannot open {}: {e}", out.display()))?;
-    let config = GenConfig { rules, nodes, random_moves };
+    let config = GenConfig { rules, search_rules, nodes, random_moves };
     let progress =
         Mutex::new(Progress { writer: BufWriter::new(file), dedup: Dedup::default(), games: 0, positions: 0, error: None });
     let start = Instant::now();

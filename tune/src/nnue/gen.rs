@@ -7,6 +7,12 @@
 //! move not a capture, the score not a mate. Two-board games move on a board
 //! picked at random (a frozen board waits); the first board to end decides
 //! the match, and every position of both boards gets its team's result.
+//!
+//! The search may play by other rules than the game (`search_rules`): a
+//! bughouse position searched as crazyhouse keeps what its captures win in
+//! the capturer's hand, so its score sees pieces arrive in the hands, as
+//! they do in bughouse from the other board, where a bughouse search of one
+//! board sees every hand fixed for the rest of the game.
 
 use std::collections::HashSet;
 
@@ -23,6 +29,8 @@ const MAX_MOVES: usize = 400;
 #[derive(Clone, Debug)]
 pub struct GenConfig {
     pub rules: Rules,
+    /// The rules each position is searched by (the game's own when `None`).
+    pub search_rules: Option<Rules>,
     pub nodes: u64,
     /// Random moves played after the opening line.
     pub random_moves: usize,
@@ -71,7 +79,8 @@ pub fn play_game(engine: &Engine, config: &GenConfig, opening: &str, seed: u64) 
         let pos = game.board(board).clone();
         let history: Vec<u64> = game.history(board).hashes().collect();
         let before = &history[..history.len().saturating_sub(1)];
-        let result = engine.search(&pos, before, &limits, &Control::new(), &mut |_| {});
+        let searched = searched_as(&pos, config.search_rules);
+        let result = engine.search(searched.as_ref().unwrap_or(&pos), before, &limits, &Control::new(), &mut |_| {});
         let Some(best) = result.best else { break };
         let team1 = on_team1(board, pos.turn());
         match result.score {
@@ -99,6 +108,13 @@ pub fn play_game(engine: &Engine, config: &GenConfig, opening: &str, seed: u64) 
             record
         })
         .collect()
+}
+
+/// `pos` under other rules (its pieces, hands, promotions, castling and
+/// counters unchanged), or `None` when no rules are given or it is not a
+/// position under them (a search by the game's rules then labels it).
+fn searched_as(pos: &Position, rules: Option<Rules>) -> Option<Position> {
+    parse_fen(&pos.to_string(), rules?).ok()
 }
 
 /// The game of an opening from `tandem_arena::openings` (a BFEN for two-board rules, else a FEN).
@@ -143,5 +159,41 @@ impl Dedup {
     pub fn first_time(&mut self, record: &Record) -> bool {
         use std::hash::BuildHasher;
         self.seen.insert(self.hasher.hash_one((&record.snapshot, record.turn)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OPENING: &str = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR[] w KQkq - 0 2";
+
+    fn config(rules: &str, search_rules: Option<&str>) -> GenConfig {
+        GenConfig { rules: rules.parse().unwrap(), search_rules: search_rules.map(|r| r.parse().unwrap()), nodes: 300, random_moves: 4 }
+    }
+
+    #[test]
+    fn a_bughouse_position_searched_as_crazyhouse_keeps_its_pieces_and_hands() {
+        let bughouse: Rules = "bughouse".parse().unwrap();
+        let fen = "r1bqk2r/ppp2ppp/2n5/3Q~4/8/8/PPP2PPP/RNB1KB1R[NNbpp] w KQkq - 0 9";
+        let pos = parse_fen(fen, bughouse).unwrap();
+        let crazyhouse = searched_as(&pos, Some("crazyhouse".parse().unwrap())).unwrap();
+        assert_eq!(crazyhouse.to_string(), pos.to_string());
+        assert!(!crazyhouse.rules().is_two_board());
+        assert!(searched_as(&pos, None).is_none());
+    }
+
+    #[test]
+    fn every_rule_family_of_the_loop_generates_positions_with_a_result() {
+        for (rules, search_rules) in [("crazyhouse", None), ("bughouse", None), ("bughouse", Some("crazyhouse"))] {
+            let engine = Engine::new();
+            let config = config(rules, search_rules);
+            let opening = if config.rules.is_two_board() { format!("{OPENING} | {OPENING}") } else { OPENING.to_string() };
+            let records: Vec<Record> = (0..3).flat_map(|seed| play_game(&engine, &config, &opening, seed)).collect();
+            assert!(records.len() > 20, "{rules}/{search_rules:?}: {} positions", records.len());
+            for record in &records {
+                assert!((-1..=1).contains(&record.result));
+            }
+        }
     }
 }

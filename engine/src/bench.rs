@@ -4,10 +4,8 @@
 
 use std::time::{Duration, Instant};
 
-use std::sync::Arc;
-
 use crate::fen::parse_fen;
-use crate::nnue::Network;
+use crate::nnue::Networks;
 use crate::rules::Rules;
 use crate::search::{Control, Engine, Limits};
 
@@ -46,7 +44,7 @@ impl BenchReport {
 /// thread the node count is the signature; with more it measures time to depth.
 /// `network` evaluates the drop-chess positions when given (the signature
 /// then is the network's, not the one in CHANGELOG.md).
-pub fn run_bench(depth: u32, threads: usize, network: Option<Arc<Network>>) -> BenchReport {
+pub fn run_bench(depth: u32, threads: usize, network: Option<Networks>) -> BenchReport {
     let engine = Engine::new();
     engine.set_hash_mb(BENCH_HASH_MB).expect("the bench hash table fits in memory");
     engine.set_threads(threads);

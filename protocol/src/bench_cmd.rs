@@ -2,7 +2,7 @@
 
 use clap::Args;
 use tandem_engine::bench::{run_bench, DEFAULT_DEPTH};
-use tandem_engine::nnue;
+use tandem_engine::nnue::Networks;
 use tandem_protocol::engine_settings::read_network;
 
 #[derive(Args)]
@@ -14,7 +14,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     threads: u64,
     /// Evaluate the drop-chess positions with a network: a file, or `embedded`
-    /// for the built-in one (the node count is then the network's signature).
+    /// for the built-in ones (the node count is then the network's signature).
     #[arg(long, value_name = "FILE")]
     network: Option<String>,
 }
@@ -22,8 +22,8 @@ pub struct BenchArgs {
 pub fn run(args: &BenchArgs) -> Result<(), String> {
     let network = match args.network.as_deref() {
         None => None,
-        Some("embedded") => Some(nnue::embedded()),
-        Some(path) => Some(read_network(path, "--network")?.unwrap_or_else(nnue::embedded)),
+        Some("embedded") => Some(Networks::BuiltIn),
+        Some(path) => Some(read_network(path, "--network")?.map_or(Networks::BuiltIn, Networks::Only)),
     };
     let report = run_bench(args.depth, args.threads as usize, network);
     eprintln!("time {:.3} s", report.elapsed.as_secs_f64());

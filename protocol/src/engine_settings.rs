@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use tandem_engine::nnue::{self, Network};
+use tandem_engine::nnue::{Network, Networks};
 
 use crate::engine_api::Engine;
 use crate::output::echo;
@@ -15,8 +15,8 @@ pub enum EngineChange {
     HashMb(usize),
     Threads(usize),
     Clear,
-    /// The network for drop boards, or `None` for the classical evaluation.
-    Network(Option<Arc<Network>>),
+    /// The networks for drop boards, or `None` for the classical evaluation.
+    Network(Option<Networks>),
 }
 
 /// `EvalFile`'s value for the network built into the binary.
@@ -26,7 +26,7 @@ pub const EMBEDDED_NETWORK: &str = "<embedded>";
 /// classical evaluation in games (tune/NNUE.md, docs/experiments/).
 pub const USE_NNUE_DEFAULT: bool = false;
 
-/// The network file at `path`, or `None` for the built-in one (`<embedded>`
+/// The network file at `path`, or `None` for the built-in ones (`<embedded>`
 /// or nothing). The error names the file by `setting` (`EvalFile`)
 /// and says what is wrong with it.
 pub fn read_network(path: &str, setting: &str) -> Result<Option<Arc<Network>>, String> {
@@ -41,7 +41,7 @@ pub fn read_network(path: &str, setting: &str) -> Result<Option<Arc<Network>>, S
 /// The evaluation options both front ends offer: `Use NNUE` and `EvalFile`.
 pub struct EvalChoice {
     use_nnue: bool,
-    /// The loaded `EvalFile`; `None`: the built-in network.
+    /// The loaded `EvalFile`; `None`: the built-in networks.
     network: Option<Arc<Network>>,
 }
 
@@ -57,7 +57,7 @@ impl EvalChoice {
         self.change()
     }
 
-    /// Loads the network file at `path` (`<embedded>`: the built-in one). A
+    /// Loads the network file at `path` (`<embedded>`: the built-in ones). A
     /// file that cannot be read or is not a whole network is refused and the
     /// network in use stays.
     pub fn set_file(&mut self, path: &str) -> Result<EngineChange, InputError> {
@@ -67,8 +67,8 @@ impl EvalChoice {
 
     /// What the engine evaluates with after these options.
     fn change(&self) -> EngineChange {
-        let network = self.network.clone().unwrap_or_else(nnue::embedded);
-        EngineChange::Network(self.use_nnue.then_some(network))
+        let networks = self.network.clone().map_or(Networks::BuiltIn, Networks::Only);
+        EngineChange::Network(self.use_nnue.then_some(networks))
     }
 }
 

@@ -175,7 +175,7 @@ fn bench_signature_is_deterministic() {
     let first = run_bench(4, 1, None).nodes;
     let second = run_bench(4, 1, None).nodes;
     assert_eq!(first, second);
-    let network = || Some(tandem_engine::nnue::embedded());
+    let network = || Some(tandem_engine::nnue::Networks::BuiltIn);
     assert_eq!(run_bench(4, 1, network()).nodes, run_bench(4, 1, network()).nodes, "with the network too");
 }
 

@@ -14,13 +14,48 @@ pub use network::{NetError, Network, HIDDEN, QA, QB, SCALE};
 
 use std::sync::{Arc, OnceLock};
 
-/// The network built into the binary (`engine/nets/tandem.nnue`; tune/NNUE.md says how it was made).
-const EMBEDDED: &[u8] = include_bytes!("../../nets/tandem.nnue");
+use crate::Rules;
 
-/// The built-in network, read once.
+/// The built-in networks (tune/NNUE.md says how each was made). Two-board
+/// games have their own: a capture there feeds the partner's hand and pieces
+/// arrive from the other board, so the one-board net values hands wrongly
+/// (docs/experiments/2026-12-06-bughouse-labels-searched-as-crazyhouse.md).
+const EMBEDDED_ONE_BOARD: &[u8] = include_bytes!("../../nets/tandem.nnue");
+const EMBEDDED_TWO_BOARD: &[u8] = include_bytes!("../../nets/tandem-two-board.nnue");
+
+fn read_embedded(cell: &'static OnceLock<Arc<Network>>, bytes: &'static [u8]) -> Arc<Network> {
+    cell.get_or_init(|| Arc::new(Network::from_bytes(bytes).expect("the embedded networks are whole (a test reads them)"))).clone()
+}
+
+/// The built-in network for one-board drop chess (crazyhouse), read once.
 pub fn embedded() -> Arc<Network> {
     static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
-    NETWORK.get_or_init(|| Arc::new(Network::from_bytes(EMBEDDED).expect("the embedded network is whole (a test reads it)"))).clone()
+    read_embedded(&NETWORK, EMBEDDED_ONE_BOARD)
+}
+
+/// The built-in network for two-board games (bughouse and its relatives), read once.
+pub fn embedded_two_board() -> Arc<Network> {
+    static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
+    read_embedded(&NETWORK, EMBEDDED_TWO_BOARD)
+}
+
+/// Which network evaluates the drop boards of a search.
+#[derive(Clone, Debug)]
+pub enum Networks {
+    /// The built-in network of the position's family.
+    BuiltIn,
+    /// One network (a file the user chose) for every family.
+    Only(Arc<Network>),
+}
+
+impl Networks {
+    pub fn for_rules(&self, rules: Rules) -> Arc<Network> {
+        match self {
+            Networks::BuiltIn if rules.is_two_board() => embedded_two_board(),
+            Networks::BuiltIn => embedded(),
+            Networks::Only(network) => network.clone(),
+        }
+    }
 }
 
 /// A network with small random weights (a fixed xorshift sequence), for tests.
@@ -102,6 +137,7 @@ mod tests {
         use crate::search::{Control, Engine, Limits};
         use std::sync::Arc;
         let nodes = |fen: &str, rules: &str, network: Option<Arc<Network>>| {
+            let network = network.map(Networks::Only);
             let engine = Engine::new();
             engine.set_network(network);
             let pos = crate::parse_fen(fen, rules.parse().unwrap()).unwrap();
@@ -118,9 +154,20 @@ mod tests {
     }
 
     #[test]
-    fn the_embedded_network_reads() {
-        assert!(Network::from_bytes(EMBEDDED).is_ok());
-        assert_eq!(embedded().to_bytes(), EMBEDDED);
+    fn the_embedded_networks_read() {
+        assert_eq!(embedded().to_bytes(), EMBEDDED_ONE_BOARD);
+        assert_eq!(embedded_two_board().to_bytes(), EMBEDDED_TWO_BOARD);
+    }
+
+    #[test]
+    fn the_built_in_choice_follows_the_number_of_boards() {
+        let net = |rules: &str| Networks::BuiltIn.for_rules(rules.parse().unwrap());
+        assert!(Arc::ptr_eq(&net("crazyhouse"), &embedded()));
+        for two_board in ["bughouse", "bughouse,mate=standard", "tandem", "tandemschach", "french"] {
+            assert!(Arc::ptr_eq(&net(two_board), &embedded_two_board()), "{two_board}");
+        }
+        let file = Arc::new(random_network(2));
+        assert!(Arc::ptr_eq(&Networks::Only(file.clone()).for_rules("bughouse".parse().unwrap()), &file));
     }
 
     #[test]

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use crate::moves::Move;
-use crate::nnue::Network;
+use crate::nnue::Networks;
 use crate::position::Position;
 
 use super::alphabeta::{Searcher, Shared, INFINITY, MATE, MATE_BOUND, MAX_PLY};
@@ -45,8 +45,8 @@ pub struct Engine {
     /// Each thread's history tables, carried from one search to the next like
     /// the TT (what refuted moves last turn mostly still does) and cleared with it.
     heuristics: Mutex<Vec<Heuristics>>,
-    /// The network for drop-chess positions (`None`: the classical evaluation).
-    network: RwLock<Option<Arc<Network>>>,
+    /// The networks for drop-chess positions (`None`: the classical evaluation).
+    network: RwLock<Option<Networks>>,
 }
 
 impl Default for Engine {
@@ -89,11 +89,11 @@ impl Engine {
 
     /// Evaluates drop-chess positions with `network` from the next search on
     /// (`None`: with the classical evaluation). Chess and relay5 always use the classical one.
-    pub fn set_network(&self, network: Option<Arc<Network>>) {
+    pub fn set_network(&self, network: Option<Networks>) {
         *self.network.write().unwrap_or_else(|e| e.into_inner()) = network;
     }
 
-    pub fn network(&self) -> Option<Arc<Network>> {
+    pub fn network(&self) -> Option<Networks> {
         self.network.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
@@ -189,7 +189,7 @@ impl Engine {
             abort: AtomicBool::new(false),
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             node_limit: limits.nodes,
-            network: self.network(),
+            network: self.network().map(|networks| networks.for_rules(*root.rules())),
         };
         let pool = self.pool.lock().unwrap_or_else(|e| e.into_inner()).clone();
         // Taken out for the search and put back after: a search running at the

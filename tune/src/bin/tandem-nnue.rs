@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use tandem_engine::nnue::{self, Network};
+use tandem_engine::nnue::{self, Network, Networks};
 use tandem_engine::search::Engine;
 use tandem_engine::Rules;
 use tandem_tune::nnue::data::{read_records, Record};
@@ -58,7 +58,8 @@ enum Command {
         #[arg(long)]
         seed: u64,
         /// Search with this network instead of the classical evaluation
-        /// (the loop's next generation): a file, or `embedded`.
+        /// (the loop's next generation): a file, or `embedded` for the
+        /// built-in network of the rules each position is searched under.
         #[arg(long)]
         network: Option<String>,
     },
@@ -82,8 +83,9 @@ enum Command {
         mirror: bool,
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Start from this network (a file, or `embedded`) instead of random
-        /// weights: the loop's next generation fine-tunes the last net.
+        /// Start from this network (a file, `embedded` for the built-in
+        /// one-board net, `embedded-two-board`) instead of random weights:
+        /// the loop's next generation fine-tunes the last net.
         #[arg(long)]
         init: Option<String>,
     },
@@ -93,11 +95,11 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Gen { out, rules, search_rules, games, nodes, random_moves, openings, threads, seed, network } => {
             let config = GenRun { games, nodes, random_moves, threads, seed, search_rules };
-            load_network("--network", network.as_deref()).and_then(|network| gen(&out, &rules, &openings, &config, network))
+            search_networks(network.as_deref()).and_then(|network| gen(&out, &rules, &openings, &config, network))
         }
         Command::Train { files, out, epochs, batch, learning_rate, lambda, mirror, seed, init } => {
             let config = TrainConfig { epochs, batch, learning_rate, lambda, mirror, seed };
-            load_network("--init", init.as_deref()).and_then(|start| {
+            initial_network(init.as_deref()).and_then(|start| {
                 let initial = start.map_or_else(|| FloatNet::random(seed), |net| FloatNet::from_network(&net));
                 train_files(&files, &out, &config, initial)
             })
@@ -123,19 +125,31 @@ struct GenRun {
     search_rules: Option<String>,
 }
 
-/// The network an option (`--network`, `--init`) names: `embedded` or a file.
-fn load_network(option: &str, name: Option<&str>) -> Result<Option<Arc<Network>>, String> {
+/// The networks `gen --network` names: `embedded` or a file.
+fn search_networks(name: Option<&str>) -> Result<Option<Networks>, String> {
     match name {
         None => Ok(None),
-        Some("embedded") => Ok(Some(nnue::embedded())),
-        Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("cannot read {option} {path}: {e}"))?;
-            Network::from_bytes(&bytes).map(|n| Some(Arc::new(n))).map_err(|e| format!("{option} {path} refused: {e}"))
-        }
+        Some("embedded") => Ok(Some(Networks::BuiltIn)),
+        Some(path) => read_network("--network", path).map(|n| Some(Networks::Only(n))),
     }
 }
 
-fn gen(out: &Path, rules: &str, openings: &Path, run: &GenRun, network: Option<Arc<Network>>) -> Result<(), String> {
+/// The network `train --init` names: a built-in one or a file.
+fn initial_network(name: Option<&str>) -> Result<Option<Arc<Network>>, String> {
+    match name {
+        None => Ok(None),
+        Some("embedded") => Ok(Some(nnue::embedded())),
+        Some("embedded-two-board") => Ok(Some(nnue::embedded_two_board())),
+        Some(path) => read_network("--init", path).map(Some),
+    }
+}
+
+fn read_network(option: &str, path: &str) -> Result<Arc<Network>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {option} {path}: {e}"))?;
+    Network::from_bytes(&bytes).map(Arc::new).map_err(|e| format!("{option} {path} refused: {e}"))
+}
+
+fn gen(out: &Path, rules: &str, openings: &Path, run: &GenRun, network: Option<Networks>) -> Result<(), String> {
     let GenRun { games, nodes, random_moves, threads, seed, ref search_rules } = *run;
     let rules: Rules = rules.parse().map_err(|e| format!("--rules: {e}"))?;
     let search_rules: Option<Rules> =

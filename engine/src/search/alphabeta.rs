@@ -56,7 +56,7 @@ use crate::position::Position;
 use crate::rules::{Mate, Repetition, Stalemate};
 use crate::status::Status;
 
-use super::eval::{evaluate_with, forecast_balance, Expected};
+use super::eval::{arrival_value, evaluate_with, Expected};
 use super::evalcache::EvalCache;
 use crate::team::{FlowValues, TeamModel};
 use super::limits::{Bound, Control, Info, Score};
@@ -267,7 +267,8 @@ impl<'a> Searcher<'a> {
     /// The network, when one is set, evaluates every drop-chess position at
     /// `ply` (its accumulator follows the line); the team model's expected
     /// arrivals are added at the classical evaluation's value, which the
-    /// network does not know.
+    /// network does not know: their forecast share and the king danger
+    /// they raise.
     #[inline]
     fn evaluate(&mut self, pos: &Position, balance: i32, ply: usize) -> i32 {
         let balance = if pos.turn() == self.root_color { balance } else { -balance };
@@ -275,8 +276,7 @@ impl<'a> Searcher<'a> {
         let nnue = &mut self.nnue;
         let static_eval = || match nnue {
             Some((net, stack)) => {
-                let forecast = if expected.is_empty() { 0 } else { forecast_balance(pos, expected) };
-                stack.evaluate(net, ply, &Snapshot::of(pos), pos.turn()) + forecast
+                stack.evaluate(net, ply, &Snapshot::of(pos), pos.turn()) + arrival_value(pos, expected)
             }
             None => evaluate_with(pos, expected),
         };

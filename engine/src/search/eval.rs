@@ -289,10 +289,20 @@ pub fn forecast(expected: &Expected, color: Color, p: &EvalParams) -> i32 {
     HAND_ROLES.iter().map(|&role| expected.get(color, role) * p.hand[idx(role)] * FORECAST_PERCENT / 10_000).sum()
 }
 
-/// The side to move's net forecast: [`forecast`] of its hand less the other's.
-pub fn forecast_balance(pos: &Position, expected: &Expected) -> i32 {
+/// What `expected` arrivals add to the side to move's evaluation: the
+/// forecast share of each hand and the king danger they raise on each side
+/// (`evaluate_with(pos, expected) - evaluate_with(pos, none)`). A network sees
+/// only the hands; this is how the team model's arrivals reach its score.
+pub fn arrival_value(pos: &Position, expected: &Expected) -> i32 {
+    if expected.is_empty() || !pos.rules().has_drops() {
+        return 0;
+    }
     let p = EvalParams::for_rules(pos.rules());
-    forecast(expected, pos.turn(), p) - forecast(expected, pos.turn().other(), p)
+    let none = Expected::default();
+    let (with, without) = (Evaluator::new(pos, expected, p), Evaluator::new(pos, &none, p));
+    let side = |color| with.forecast(color) - with.king_danger(color) + without.king_danger(color);
+    let white = side(Color::White) - side(Color::Black);
+    if pos.turn() == Color::White { white } else { -white }
 }
 
 /// The value of a piece of `role` in hand.
@@ -734,6 +744,24 @@ mod tests {
         };
         assert_eq!(units(&open), p.safe_check_drop_units[1]);
         assert_eq!(units(&covered), 0);
+    }
+
+    #[test]
+    fn arrival_value_is_what_the_arrivals_add_to_the_evaluation() {
+        let mut expected = Expected::default();
+        expected.add(Color::Black, Role::Queen, 80);
+        expected.add(Color::White, Role::Knight, 30);
+        for fen in [
+            "6k1/5ppp/8/8/8/8/8/4K3[n] w - - 0 1",
+            "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1[Pp] b kq - 0 5",
+        ] {
+            let pos = parse_fen(fen, Rules::bughouse()).unwrap();
+            let difference = evaluate_with(&pos, &expected) - evaluate(&pos);
+            assert_ne!(difference, 0, "{fen}");
+            assert_eq!(arrival_value(&pos, &expected), difference, "{fen}");
+        }
+        let pos = Position::startpos(Rules::bughouse());
+        assert_eq!(arrival_value(&pos, &Expected::default()), 0);
     }
 
     /// One term of the evaluation of a crazyhouse position under `params`.

@@ -22,9 +22,9 @@ pub enum EngineChange {
 /// `EvalFile`'s value for the network built into the binary.
 pub const EMBEDDED_NETWORK: &str = "<embedded>";
 
-/// `Use NNUE`'s default: off while the network has not yet beaten the
-/// classical evaluation in games (tune/NNUE.md, docs/experiments/).
-pub const USE_NNUE_DEFAULT: bool = false;
+/// `Use NNUE`'s default: on, the networks beat the classical evaluation in
+/// crazyhouse and in bughouse, plain and with the extension (README, docs/experiments/).
+pub const USE_NNUE_DEFAULT: bool = true;
 
 /// The network file at `path`, or `None` for the built-in ones (`<embedded>`
 /// or nothing). The error names the file by `setting` (`EvalFile`)
@@ -66,7 +66,7 @@ impl EvalChoice {
     }
 
     /// What the engine evaluates with after these options.
-    fn change(&self) -> EngineChange {
+    pub fn change(&self) -> EngineChange {
         let networks = self.network.clone().map_or(Networks::BuiltIn, Networks::Only);
         EngineChange::Network(self.use_nnue.then_some(networks))
     }

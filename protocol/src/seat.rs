@@ -107,7 +107,7 @@ pub struct SeatController {
 
 impl SeatController {
     pub fn new(searcher: Searcher, conventions: Conventions) -> SeatController {
-        SeatController {
+        let mut seat = SeatController {
             searcher,
             session: Session::default(),
             team: TeamOptions::default(),
@@ -120,7 +120,10 @@ impl SeatController {
             held: None,
             outbox: Outbox::default(),
             closing: false,
-        }
+        };
+        // The engine starts on the classical evaluation; the options' defaults may say otherwise.
+        seat.change_engine(seat.eval.change());
+        seat
     }
 
     pub fn is_searching(&self) -> bool {

@@ -189,13 +189,16 @@ fn nodes_to_depth(t: &mut Tandem, position: &str, depth: u32) -> u64 {
 }
 
 #[test]
-fn the_network_evaluates_drop_boards_when_switched_on_and_bad_files_are_refused() {
+fn the_network_evaluates_drop_boards_by_default_switches_off_and_bad_files_are_refused() {
     let mut t = crazyhouse();
     let position = "position fen r1b2rk1/pppp1ppp/2n5/2b1p3/2B1P1n1/2NP4/PPP2PPP/R1BQ1RK1[QNp] b - - 0 9";
+    let by_default = nodes_to_depth(&mut t, position, 6);
+    say(&mut t, "setoption name Use NNUE value false");
     let classical = nodes_to_depth(&mut t, position, 6);
     say(&mut t, "setoption name Use NNUE value true");
     let network = nodes_to_depth(&mut t, position, 6);
     assert_ne!(classical, network, "the network changes the tree");
+    assert_eq!(by_default, network, "the network is on by default");
     say(&mut t, "setoption name Use NNUE value false");
     assert_eq!(nodes_to_depth(&mut t, position, 6), classical, "switched off, the classical evaluation is back");
     assert_error(&mut t, "setoption name EvalFile value /no/such/file.nnue", "cannot read EvalFile '/no/such/file.nnue'");

@@ -1,4 +1,4 @@
-//! `tandem bench [depth] [--network FILE]`: the node-count signature and a speed figure.
+//! `tandem bench [depth] [--network FILE|embedded|classical]`: the node-count signature and a speed figure.
 
 use clap::Args;
 use tandem_engine::bench::{run_bench, DEFAULT_DEPTH};
@@ -13,16 +13,17 @@ pub struct BenchArgs {
     /// Search threads: 1 gives the signature; more measure time to depth.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     threads: u64,
-    /// Evaluate the drop-chess positions with a network: a file, or `embedded`
-    /// for the built-in ones (the node count is then the network's signature).
+    /// How the drop-chess positions are evaluated: the built-in networks
+    /// (`embedded`, the default, as `Use NNUE` is), a network file, or
+    /// `classical` (each gives its own signature).
     #[arg(long, value_name = "FILE")]
     network: Option<String>,
 }
 
 pub fn run(args: &BenchArgs) -> Result<(), String> {
     let network = match args.network.as_deref() {
-        None => None,
-        Some("embedded") => Some(Networks::BuiltIn),
+        None | Some("embedded") => Some(Networks::BuiltIn),
+        Some("classical") => None,
         Some(path) => Some(read_network(path, "--network")?.map_or(Networks::BuiltIn, Networks::Only)),
     };
     let report = run_bench(args.depth, args.threads as usize, network);

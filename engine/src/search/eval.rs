@@ -297,10 +297,12 @@ pub fn arrival_value(pos: &Position, expected: &Expected) -> i32 {
     if expected.is_empty() || !pos.rules().has_drops() {
         return 0;
     }
-    let p = EvalParams::for_rules(pos.rules());
     let none = Expected::default();
-    let (with, without) = (Evaluator::new(pos, expected, p), Evaluator::new(pos, &none, p));
-    let side = |color| with.forecast(color) - with.king_danger(color) + without.king_danger(color);
+    let without = Evaluator::new(pos, &none, EvalParams::for_rules(pos.rules()));
+    let danger_without = [Color::Black, Color::White].map(|color| without.king_danger(color));
+    // The attack maps and flank counts do not depend on the arrivals: reuse them.
+    let with = Evaluator { expected, ..without };
+    let side = |color: Color| with.forecast(color) - with.king_danger(color) + danger_without[color as usize];
     let white = side(Color::White) - side(Color::Black);
     if pos.turn() == Color::White { white } else { -white }
 }

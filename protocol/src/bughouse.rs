@@ -4,7 +4,7 @@
 //! [`BughouseContext`] is what the front ends fill; [`crate::partner_model`]
 //! turns it into the engine's `TeamContext` for every bughouse search.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tandem_engine::{BoardId, Color};
 
@@ -79,6 +79,11 @@ pub struct BughouseContext {
     pub messages: Vec<PartnerMessage>,
     /// The partner's handle (CECP `partner`), when one is assigned.
     pub partner_name: Option<String>,
+    /// The words the partner reads, from its introduction (empty until then).
+    pub partner_words: Vec<String>,
+    /// When the partner board's clocks were last reported: the clock of the
+    /// side to move there has run since.
+    pub partner_clocks_at: Option<Instant>,
 }
 
 impl BughouseContext {
@@ -88,7 +93,11 @@ impl BughouseContext {
         match &message {
             PartnerMessage::Time(t) => self.clocks.set(partner.board, partner.color, Some(*t), None),
             PartnerMessage::OpponentTime(t) => self.clocks.set(partner.board, partner.color.other(), Some(*t), None),
+            PartnerMessage::Introduction(words) => self.partner_words = words.clone(),
             _ => self.requests.receive(&message, &self.messages),
+        }
+        if matches!(message, PartnerMessage::Time(_) | PartnerMessage::OpponentTime(_)) {
+            self.partner_clocks_at = Some(Instant::now());
         }
         if self.messages.len() == MESSAGE_LOG {
             self.messages.remove(0);
@@ -96,9 +105,36 @@ impl BughouseContext {
         self.messages.push(message);
     }
 
-    /// Forgets the game (a new game starts); the seat and partner name stay.
+    /// Whether the partner said it reads `word` (`board`, `time` …).
+    pub fn partner_reads(&self, word: &str) -> bool {
+        self.partner_words.iter().any(|w| w == word)
+    }
+
+    /// A new partner is assigned (or none): what the last one read is forgotten.
+    pub fn set_partner(&mut self, name: Option<String>) {
+        self.partner_name = name;
+        self.partner_words.clear();
+    }
+
+    /// The clock of `seat` on the partner board now: as last reported, less
+    /// the time since for the side to move there (when the board is known).
+    pub fn partner_board_clock(&self, seat: Seat) -> Option<Duration> {
+        let time = self.clocks.time(seat)?;
+        let running = self.partner_board.as_ref().is_some_and(|b| b.position().turn() == seat.color);
+        match self.partner_clocks_at {
+            Some(at) if running => Some(time.saturating_sub(at.elapsed())),
+            _ => Some(time),
+        }
+    }
+
+    /// Forgets the game (a new game starts); the seat and the partner stay.
     pub fn reset_game(&mut self) {
-        *self = BughouseContext { seat: self.seat, partner_name: self.partner_name.take(), ..Default::default() };
+        *self = BughouseContext {
+            seat: self.seat,
+            partner_name: self.partner_name.take(),
+            partner_words: std::mem::take(&mut self.partner_words),
+            ..Default::default()
+        };
     }
 }
 

@@ -119,8 +119,8 @@ pub fn team_context(context: &BughouseContext, root: &Position, clock: Option<&C
     let clocks = TeamClocks {
         ours: clock.and_then(|c| c.time(us)),
         opponent: clock.and_then(|c| c.time(us.other())),
-        partner: context.clocks.time(Seat { board: other_board, color: us.other() }),
-        partner_opponent: context.clocks.time(Seat { board: other_board, color: us }),
+        partner: context.partner_board_clock(Seat { board: other_board, color: us.other() }),
+        partner_opponent: context.partner_board_clock(Seat { board: other_board, color: us }),
     };
     let requests = if switches.messages { context.requests.for_search() } else { EngineRequests::default() };
     TeamContext { partner_board, clocks, requests, switches }

@@ -1,10 +1,10 @@
 //! State shared by both protocols: the rules in force, our board with its
 //! move history, and the bughouse context.
 
-use tandem_engine::{Preset, Rules, RulesError};
+use tandem_engine::{parse_fen_with, Preset, Rules, RulesError};
 
 use crate::board_state::BoardState;
-use crate::bughouse::BughouseContext;
+use crate::bughouse::{BughouseContext, PartnerMessage};
 use crate::output::echo;
 use crate::parse::InputError;
 
@@ -138,6 +138,18 @@ impl Session {
             self.bughouse.partner_board = partner.under_rules(rules, chess960);
         }
         note
+    }
+
+    /// Keeps a partner message; `board <FEN>` becomes the partner board, read
+    /// under our rules (a FEN that does not hold is refused and not kept).
+    pub fn receive_partner_message(&mut self, message: PartnerMessage) -> Result<(), InputError> {
+        if let PartnerMessage::Board(fen) = &message {
+            let position = parse_fen_with(fen, self.rules, self.chess960)
+                .map_err(|e| InputError::new(format!("the partner's board '{}': {e}", echo(fen))))?;
+            self.bughouse.partner_board = Some(BoardState::new(position));
+        }
+        self.bughouse.receive(message);
+        Ok(())
     }
 
     /// A new game: the start position, the bughouse context forgotten.

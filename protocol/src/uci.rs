@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use tandem_engine::team::VOCABULARY;
+use tandem_engine::team::{VOCABULARY, VOCABULARY_INTRO};
 use tandem_engine::{BoardId, Game, Move, Position, Promotion, Reserve};
 
 use crate::board_state::BoardState;
@@ -366,6 +366,11 @@ impl UciFrontEnd {
             clocks.set(seat.board, color, go.time[i], go.increment[i]);
             clocks.set(seat.board.other(), color, go.partner_time[i], go.partner_increment[i]);
         }
+        // Clocks given with `go` are taken as they are (the GUI sends them again
+        // with every `go`); only clocks told by the partner run on.
+        if go.partner_time.iter().any(Option::is_some) {
+            self.seat.session.bughouse.partner_clocks_at = None;
+        }
     }
 
     fn reporter(&self) -> Reporter {
@@ -485,7 +490,7 @@ impl UciFrontEnd {
             PartnerMessage::Other(text) => {
                 self.info_string(&format!("partner message not understood, kept: {}", echo(text)))
             }
-            PartnerMessage::Help => self.out.line(&format!("ptell I understand: {VOCABULARY}")),
+            PartnerMessage::Help => self.out.line(&format!("ptell {VOCABULARY_INTRO}{VOCABULARY}")),
             // `move` alone: the search's best move now, or the held one.
             PartnerMessage::MoveNow if self.seat.our_move_in_progress().is_some() => self.stop(),
             PartnerMessage::Move(text) => {
@@ -504,7 +509,9 @@ impl UciFrontEnd {
             let withdrawn = self.seat.partner_sits();
             self.report(withdrawn);
         }
-        self.seat.session.bughouse.receive(message);
+        if let Err(error) = self.seat.session.receive_partner_message(message) {
+            self.error(&error);
+        }
         let released = self.seat.release_for_partner(go);
         self.report(released);
     }

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use tandem_engine::team::{roles_that_free, VOCABULARY};
+use tandem_engine::team::{roles_that_free, VOCABULARY, VOCABULARY_INTRO};
 use tandem_engine::{parse_fen, Color, Move, Position, Preset, Reserve, Role, Status};
 
 use crate::board_state::BoardState;
@@ -14,7 +14,7 @@ use crate::engine_settings::{check_hash_fits, EngineChange, EMBEDDED_NETWORK, US
 use crate::output::{echo, Output};
 use crate::parse::InputError;
 use crate::move_clock::{MoveClock, SitLimit};
-use crate::partner_model::{parse_switch, TeamOptions, TEAM_OPTIONS};
+use crate::partner_model::{describe, parse_switch, team_context, TeamOptions, TEAM_OPTIONS};
 use crate::search_thread::{Reporter, SearchRequest, Searcher};
 use crate::seat::{Conventions, SeatController, SeatEvents};
 use crate::session::RulesConfig;
@@ -25,7 +25,7 @@ const VOICE: Voice = Voice { note: "# ", tell: "tellics ptell " };
 
 /// What the partner hears when assigned (and after `help`): the vocabulary of PROTOCOL.md.
 fn vocabulary_line(greeting: &str) -> String {
-    format!("tellics ptell {greeting}I understand: {VOCABULARY}")
+    format!("tellics ptell {greeting}{VOCABULARY_INTRO}{VOCABULARY}")
 }
 
 /// `level MPS BASE INC`.
@@ -56,6 +56,8 @@ pub struct XboardFrontEnd {
     depth_limit: Option<u32>,
     own_time: Option<Duration>,
     opponent_time: Option<Duration>,
+    /// When `own_time`/`opponent_time` were set: the clock of the side to move has run since.
+    clocks_at: Option<Instant>,
     /// `option Rules=…`: rule overrides (the UCI `Rules` syntax) applied on top
     /// of every variant, `new` included.
     rules_overrides: String,
@@ -83,6 +85,7 @@ impl XboardFrontEnd {
             depth_limit: None,
             own_time: None,
             opponent_time: None,
+            clocks_at: None,
             rules_overrides: String::new(),
             analyzing: false,
             answered_free_text: false,
@@ -125,8 +128,8 @@ impl XboardFrontEnd {
             }
             XboardCommand::St(seconds) => self.move_time = Some(seconds),
             XboardCommand::Sd(depth) => self.depth_limit = Some(depth),
-            XboardCommand::Time(t) => self.own_time = Some(t),
-            XboardCommand::Otim(t) => self.opponent_time = Some(t),
+            XboardCommand::Time(t) => (self.own_time, self.clocks_at) = (Some(t), Some(Instant::now())),
+            XboardCommand::Otim(t) => (self.opponent_time, self.clocks_at) = (Some(t), Some(Instant::now())),
             XboardCommand::SetBoard(fen) => self.set_board(&fen)?,
             XboardCommand::Ping(n) => self.out.line(&format!("pong {n}")),
             XboardCommand::Result => {
@@ -297,6 +300,7 @@ impl XboardFrontEnd {
         }
         self.abandon_search();
         self.seat.session.board = board;
+        self.tell_partner_our_board();
         self.after_position_change()
     }
 
@@ -391,11 +395,48 @@ impl XboardFrontEnd {
 
     /// Plays a legal move of ours and announces it.
     fn play_our_move(&mut self, m: Move) {
+        if let Some(us) = self.engine_color {
+            self.own_time = self.clock_now(us).map(|left| left + self.time_control.increment);
+            self.clocks_at = Some(Instant::now());
+        }
         self.seat.session.board.play(m);
         let told = self.seat.moved();
         self.out.line(&format!("move {m}"));
+        self.tell_partner_our_board();
         self.report(told);
         self.claim_result_after_our_move();
+    }
+
+    /// A clock of our board now: as `time`/`otim` (or our last move) left it,
+    /// less the time since for the side to move.
+    fn clock_now(&self, side: Color) -> Option<Duration> {
+        let time = if Some(side) == self.engine_color { self.own_time } else { self.opponent_time }?;
+        let running = self.seat.session.board.turn() == side;
+        Some(match self.clocks_at {
+            Some(at) if running => time.saturating_sub(at.elapsed()),
+            _ => time,
+        })
+    }
+
+    /// Our board and its clocks (`board`, `time`, `otim`), for a partner who
+    /// said it reads them: partners over CECP see one board each and share
+    /// them this way, and Fairy-Stockfish weighs its partner's clocks.
+    fn tell_partner_our_board(&self) {
+        let context = &self.seat.session.bughouse;
+        let Some(us) = self.engine_color.filter(|_| context.partner_name.is_some() && !self.analyzing) else {
+            return;
+        };
+        let mut tells = Vec::new();
+        if context.partner_reads("board") {
+            tells.push(PartnerMessage::Board(self.seat.session.board.position().to_string()));
+        }
+        if context.partner_reads("time") {
+            tells.extend(self.clock_now(us).map(PartnerMessage::Time));
+            tells.extend(self.clock_now(us.other()).map(PartnerMessage::OpponentTime));
+        }
+        for tell in tells {
+            self.out.line(&format!("tellics ptell {tell}"));
+        }
     }
 
     fn no_move(&mut self, root: &Position) {
@@ -451,6 +492,7 @@ impl XboardFrontEnd {
         if self.analyzing {
             return self.start_analysis();
         }
+        self.tell_partner_our_board();
         let reporter = self.reporter();
         if !self.seat.restart_for_material(reporter)? {
             self.think_if_our_turn()?;
@@ -460,7 +502,7 @@ impl XboardFrontEnd {
 
     fn set_partner(&mut self, name: Option<String>) {
         let greet = name.is_some();
-        self.seat.session.bughouse.partner_name = name;
+        self.seat.session.bughouse.set_partner(name);
         self.seat.reset_outbox();
         self.answered_free_text = false;
         if greet {
@@ -469,6 +511,10 @@ impl XboardFrontEnd {
     }
 
     fn partner_message(&mut self, message: PartnerMessage) {
+        // The partner's clocks map to seats by the colour we play.
+        if let Some(us) = self.engine_color {
+            self.seat.session.bughouse.seat.color = us;
+        }
         let reply = match &message {
             PartnerMessage::Sit => Some(format!("tellics ptell {}", self.sit_reply())),
             PartnerMessage::Help => Some(vocabulary_line("")),
@@ -479,11 +525,17 @@ impl XboardFrontEnd {
             _ => None,
         };
         let go = message == PartnerMessage::Go;
+        let introduced = matches!(message, PartnerMessage::Introduction(_));
         let withdrawn = if message == PartnerMessage::Sit { self.seat.partner_sits() } else { Vec::new() };
         let action = message.clone();
-        self.seat.session.bughouse.receive(message);
+        if let Err(error) = self.seat.session.receive_partner_message(message) {
+            self.error(&format!("ptell {action}"), &error);
+        }
         if let Some(reply) = reply {
             self.out.line(&reply);
+        }
+        if introduced {
+            self.tell_partner_our_board();
         }
         self.report(withdrawn);
         match action {
@@ -557,8 +609,18 @@ impl XboardFrontEnd {
             Some(Color::Black) => "black",
         };
         self.out.line(&format!("# engine plays {side}"));
-        if let Some(name) = &self.seat.session.bughouse.partner_name {
+        let context = &self.seat.session.bughouse;
+        if let Some(name) = &context.partner_name {
             self.out.line(&format!("# partner {name}"));
+        }
+        if !context.partner_words.is_empty() {
+            self.out.line(&format!("# partner reads {}", context.partner_words.join(", ")));
+        }
+        if self.seat.bughouse && self.seat.session.rules().is_two_board() {
+            // The context a search of our board would get now.
+            let root = self.seat.session.board.position();
+            let clock = self.clock(root.turn(), root.fullmoves());
+            self.out.line(&format!("# {}", describe(&team_context(context, root, Some(&clock), &self.seat.team))));
         }
     }
 }

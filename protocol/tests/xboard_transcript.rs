@@ -197,6 +197,50 @@ fn bughouse_holding_partner_and_ptell() {
 }
 
 #[test]
+fn partners_who_read_boards_and_clocks_are_told_them() {
+    let mut t = xboard("bughouse");
+    say(&mut t, "partner alice");
+    say(&mut t, "time 6000");
+    say(&mut t, "otim 5000");
+    assert!(say(&mut t, "usermove e2e4").is_empty());
+    // We play Black (obsolete `white`: no search starts). A partner who has
+    // not introduced itself hears nothing of our board.
+    assert!(say(&mut t, "white").is_empty());
+    // Another tandem introduces itself (no apology: its greeting is vocabulary).
+    let greeting = "Hello, I am tandem. I understand: sit, go, time <cs>, otim <cs>, board <fen>, help";
+    let told = say(&mut t, &format!("ptell {greeting}"));
+    assert_eq!(told[0], "tellics ptell board rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1");
+    // We are to move: our clock runs, the opponent's does not.
+    let ours: u64 = told[1].strip_prefix("tellics ptell time ").expect("our clock").parse().unwrap();
+    assert!((5_000..=6_000).contains(&ours), "{told:?}");
+    assert_eq!(told[2], "tellics ptell otim 5000");
+    assert!(say(&mut t, "d").contains(&"# partner reads sit, go, time, otim, board, help".to_string()));
+    // Each move on our board and each change of our hand is told.
+    let told = say(&mut t, "holding [] [q]");
+    assert!(told[0].starts_with("tellics ptell board rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[q] b"), "{told:?}");
+    // The partner's board and clocks become the model's partner board (shown by `d`).
+    say(&mut t, "ptell board 6k1/8/8/8/8/8/8/6K1[R] w - - 0 30");
+    say(&mut t, "ptell time 1234");
+    say(&mut t, "ptell otim 4321");
+    let shown = say(&mut t, "d");
+    let team = shown.iter().find(|l| l.starts_with("# team ")).unwrap_or_else(|| panic!("{shown:?}"));
+    assert!(team.contains("partner_board 6k1/8/8/8/8/8/8/6K1[R]_w_-_-_0_30"), "{team}");
+    // We play Black on A, so the partner is White on B and its clock runs (White to move there).
+    assert!(team.contains(" partner_opponent 43210 "), "{team}");
+    let partner: u64 = team.split(" partner ").nth(1).and_then(|r| r.split(' ').next()).unwrap().parse().unwrap();
+    assert!((11_000..=12_340).contains(&partner), "{team}");
+    // A board that does not hold is refused and the last one kept.
+    let refused = say(&mut t, "ptell board 8/8 w");
+    assert!(refused[0].starts_with("Error (the partner's board '8/8 w': invalid FEN"), "{refused:?}");
+    assert!(say(&mut t, "d").iter().any(|l| l.contains("partner_board 6k1/8/8/8/8/8/8/6K1[R]")));
+    // Fairy-Stockfish's handshake: it reads clocks, not boards.
+    say(&mut t, "partner fsf");
+    let told = say(&mut t, "ptell partner Fairy-Stockfish is an engine. Ask it 'help' for supported commands.");
+    assert!(told.iter().all(|l| l.starts_with("tellics ptell time ") || l.starts_with("tellics ptell otim ")), "{told:?}");
+    assert_eq!(told.len(), 2, "{told:?}");
+}
+
+#[test]
 fn holding_mid_search_restarts_with_exactly_one_move() {
     let mut t = xboard("bughouse");
     say(&mut t, "setboard 4k3/8/8/8/8/8/8/4K3[] w - - 0 1");

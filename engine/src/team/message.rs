@@ -2,7 +2,9 @@
 //!
 //! A superset of the vocabulary of Fairy-Stockfish and Sunsetter (FICS bots):
 //! `sit`, `go`, `fast`, `slow`, `dead`, `x`, `move`, `move <m>`, `time <cs>`,
-//! `otim <cs>`, `help`, plus tandem's `need`, `dontgive` and `trades`. The
+//! `otim <cs>`, `help`, plus tandem's `need`, `dontgive`, `trades` and `board`.
+//! A partner's introduction (tandem's "… I understand: …", Fairy-Stockfish's
+//! handshake) says which of these it reads, so that we tell it only those. The
 //! front ends only read and write this text; what a message means for the
 //! search is decided from the typed value.
 
@@ -41,6 +43,13 @@ pub enum PartnerMessage {
     Trades(Trades),
     /// Which words do you understand?
     Help,
+    /// `board <FEN>`: my board as it stands (FEN with reserves). Partners who
+    /// see one board each (CECP) share their boards this way.
+    Board(String),
+    /// A partner introducing itself, with the words it reads (lower case):
+    /// the answer to `help` ("I understand: sit, go, …") or Fairy-Stockfish's
+    /// handshake ("partner Fairy-Stockfish is an engine. …").
+    Introduction(Vec<String>),
     /// Anything else: kept, shown, not acted on.
     Other(String),
 }
@@ -50,7 +59,17 @@ const MAX_CENTISECONDS: u64 = 8_640_000;
 
 /// The words every partner message may start with, for `help` answers.
 pub const VOCABULARY: &str = "sit, go, fast, slow, dead, x, move, move <move>, time <cs>, otim <cs>, \
-need <pieces>, dontgive <pieces>, trades good|bad, help";
+need <pieces>, dontgive <pieces>, trades good|bad, board <fen>, help";
+
+/// How a vocabulary list is introduced (our `help` answer and greeting).
+pub const VOCABULARY_INTRO: &str = "I understand: ";
+
+/// How Fairy-Stockfish introduces the same list (its `help` answer).
+const FAIRY_STOCKFISH_INTRO: &str = "I listen to the commands";
+
+/// The words Fairy-Stockfish reads (its `help` answer), for its handshake,
+/// which does not list them.
+const FAIRY_STOCKFISH_WORDS: [&str; 10] = ["help", "sit", "go", "move", "fast", "slow", "dead", "x", "time", "otim"];
 
 impl PartnerMessage {
     /// Parses the text after `ptell`. Unknown words are [`PartnerMessage::Other`];
@@ -83,7 +102,15 @@ impl PartnerMessage {
                 ["bad"] => PartnerMessage::Trades(Trades::Bad),
                 _ => return Err("'ptell trades' needs 'good' or 'bad'".to_string()),
             },
-            _ => PartnerMessage::Other(text.trim().to_string()),
+            "board" if rest.is_empty() => return Err("'ptell board' needs a FEN".to_string()),
+            "board" => PartnerMessage::Board(rest.join(" ")),
+            "partner" if rest.first() == Some(&"Fairy-Stockfish") => {
+                PartnerMessage::Introduction(FAIRY_STOCKFISH_WORDS.iter().map(|w| w.to_string()).collect())
+            }
+            _ => match [VOCABULARY_INTRO.trim_end(), FAIRY_STOCKFISH_INTRO].iter().find_map(|i| text.split_once(i)) {
+                Some((_, list)) => PartnerMessage::Introduction(first_words(list)),
+                None => PartnerMessage::Other(text.trim().to_string()),
+            },
         };
         Ok(message)
     }
@@ -93,6 +120,15 @@ impl PartnerMessage {
     pub fn is_vocabulary(&self) -> bool {
         !matches!(self, PartnerMessage::Other(_))
     }
+}
+
+/// The first word of each comma-separated item, lower case: "sit, move <move>, and otim." gives sit, move, otim.
+fn first_words(list: &str) -> Vec<String> {
+    list.split(',')
+        .filter_map(|item| item.split_whitespace().find(|w| *w != "and"))
+        .map(|w| w.trim_end_matches('.').to_ascii_lowercase())
+        .filter(|w| !w.is_empty())
+        .collect()
 }
 
 fn centiseconds(name: &str, text: Option<&str>) -> Result<Duration, String> {
@@ -147,6 +183,8 @@ impl fmt::Display for PartnerMessage {
             PartnerMessage::Trades(Trades::Good) => f.write_str("trades good"),
             PartnerMessage::Trades(Trades::Bad) => f.write_str("trades bad"),
             PartnerMessage::Help => f.write_str("help"),
+            PartnerMessage::Board(fen) => write!(f, "board {fen}"),
+            PartnerMessage::Introduction(words) => write!(f, "{VOCABULARY_INTRO}{}", words.join(", ")),
             PartnerMessage::Other(text) => f.write_str(text),
         }
     }
@@ -176,5 +214,27 @@ mod tests {
         }
         assert!(PartnerMessage::parse("otim 5").unwrap().is_vocabulary());
         assert!(!PartnerMessage::parse("Sorry, but I don't understand").unwrap().is_vocabulary());
+    }
+
+    #[test]
+    fn boards_and_introductions() {
+        let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[Pn] w KQkq - 2 3";
+        assert_eq!(PartnerMessage::parse(&format!("board {fen}")), Ok(PartnerMessage::Board(fen.into())));
+        assert_eq!(PartnerMessage::parse(&format!("board {fen}")).unwrap().to_string(), format!("board {fen}"));
+        assert!(PartnerMessage::parse("board").is_err());
+        // Our own greeting lists our vocabulary, `board` among it.
+        let ours = PartnerMessage::parse(&format!("Hello, I am tandem. {VOCABULARY_INTRO}{VOCABULARY}")).unwrap();
+        let PartnerMessage::Introduction(words) = &ours else { panic!("{ours:?}") };
+        assert_eq!(words[..3], ["sit", "go", "fast"]);
+        assert!(words.iter().any(|w| w == "board") && words.iter().any(|w| w == "time"));
+        assert!(!words.iter().any(|w| w == "<move>" || w == "good|bad"));
+        assert_eq!(PartnerMessage::parse(&ours.to_string()), Ok(ours.clone()));
+        // Fairy-Stockfish's handshake: it reads clock reports, not boards.
+        let fsf = PartnerMessage::parse("partner Fairy-Stockfish is an engine. Ask it 'help' for supported commands.");
+        let Ok(PartnerMessage::Introduction(words)) = fsf else { panic!("{fsf:?}") };
+        assert!(words.iter().any(|w| w == "otim") && !words.iter().any(|w| w == "board"));
+        let help = PartnerMessage::parse("I listen to the commands help, sit, time, and otim.");
+        assert_eq!(help, Ok(PartnerMessage::Introduction(["help", "sit", "time", "otim"].map(String::from).to_vec())));
+        assert!(ours.is_vocabulary());
     }
 }

@@ -25,7 +25,7 @@
 mod message;
 mod requests;
 
-pub use message::{PartnerMessage, VOCABULARY};
+pub use message::{PartnerMessage, VOCABULARY, VOCABULARY_INTRO};
 pub use requests::StandingRequests;
 
 use std::time::Duration;

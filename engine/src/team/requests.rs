@@ -42,6 +42,8 @@ impl StandingRequests {
             | PartnerMessage::OpponentTime(_)
             | PartnerMessage::MoveNow
             | PartnerMessage::Help
+            | PartnerMessage::Board(_)
+            | PartnerMessage::Introduction(_)
             | PartnerMessage::Other(_) => {}
         }
     }

@@ -518,7 +518,9 @@ impl XboardFrontEnd {
         let reply = match &message {
             PartnerMessage::Sit => Some(format!("tellics ptell {}", self.sit_reply())),
             PartnerMessage::Help => Some(vocabulary_line("")),
-            PartnerMessage::Other(_) if !self.answered_free_text => {
+            // A partner that introduced itself is an engine: its free text is
+            // commentary (Fairy-Stockfish's "I sit, tell me 'go' …"), not a question.
+            PartnerMessage::Other(_) if !self.answered_free_text && self.seat.session.bughouse.partner_words.is_empty() => {
                 self.answered_free_text = true;
                 Some("tellics ptell sorry, I did not understand that".to_string())
             }

@@ -215,6 +215,8 @@ fn partners_who_read_boards_and_clocks_are_told_them() {
     assert!((5_000..=6_000).contains(&ours), "{told:?}");
     assert_eq!(told[2], "tellics ptell otim 5000");
     assert!(say(&mut t, "d").contains(&"# partner reads sit, go, time, otim, board, help".to_string()));
+    // An engine's free text is commentary: no apology.
+    assert!(say(&mut t, "ptell ok, I sit until you say go").is_empty());
     // Each move on our board and each change of our hand is told.
     let told = say(&mut t, "holding [] [q]");
     assert!(told[0].starts_with("tellics ptell board rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[q] b"), "{told:?}");

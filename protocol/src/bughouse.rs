@@ -33,6 +33,14 @@ pub fn parse_color(text: &str) -> Result<Color, InputError> {
 }
 
 
+/// A clock read at `read_at`, now: less the time since if it is running.
+pub fn clock_now(time: Duration, read_at: Option<Instant>, running: bool) -> Duration {
+    match read_at {
+        Some(at) if running => time.saturating_sub(at.elapsed()),
+        _ => time,
+    }
+}
+
 /// The four clocks, indexed `[board][colour]`, with their increments.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clocks {
@@ -91,18 +99,22 @@ impl BughouseContext {
     pub fn receive(&mut self, message: PartnerMessage) {
         let partner = self.seat.partner();
         match &message {
-            PartnerMessage::Time(t) => self.clocks.set(partner.board, partner.color, Some(*t), None),
-            PartnerMessage::OpponentTime(t) => self.clocks.set(partner.board, partner.color.other(), Some(*t), None),
+            PartnerMessage::Time(t) => self.partner_clock_reported(partner, *t),
+            PartnerMessage::OpponentTime(t) => {
+                self.partner_clock_reported(Seat { color: partner.color.other(), ..partner }, *t)
+            }
             PartnerMessage::Introduction(words) => self.partner_words = words.clone(),
             _ => self.requests.receive(&message, &self.messages),
-        }
-        if matches!(message, PartnerMessage::Time(_) | PartnerMessage::OpponentTime(_)) {
-            self.partner_clocks_at = Some(Instant::now());
         }
         if self.messages.len() == MESSAGE_LOG {
             self.messages.remove(0);
         }
         self.messages.push(message);
+    }
+
+    fn partner_clock_reported(&mut self, seat: Seat, time: Duration) {
+        self.clocks.set(seat.board, seat.color, Some(time), None);
+        self.partner_clocks_at = Some(Instant::now());
     }
 
     /// Whether the partner said it reads `word` (`board`, `time` …).
@@ -119,12 +131,8 @@ impl BughouseContext {
     /// The clock of `seat` on the partner board now: as last reported, less
     /// the time since for the side to move there (when the board is known).
     pub fn partner_board_clock(&self, seat: Seat) -> Option<Duration> {
-        let time = self.clocks.time(seat)?;
         let running = self.partner_board.as_ref().is_some_and(|b| b.position().turn() == seat.color);
-        match self.partner_clocks_at {
-            Some(at) if running => Some(time.saturating_sub(at.elapsed())),
-            _ => Some(time),
-        }
+        Some(clock_now(self.clocks.time(seat)?, self.partner_clocks_at, running))
     }
 
     /// Forgets the game (a new game starts); the seat and the partner stay.

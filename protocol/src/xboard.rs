@@ -7,7 +7,7 @@ use tandem_engine::team::{roles_that_free, VOCABULARY, VOCABULARY_INTRO};
 use tandem_engine::{parse_fen, Color, Move, Position, Preset, Reserve, Role, Status};
 
 use crate::board_state::BoardState;
-use crate::bughouse::PartnerMessage;
+use crate::bughouse::{clock_now, PartnerMessage};
 use crate::front_end::{print_events, Flow, FrontEnd, Voice};
 use crate::engine_api::{Clock, Info, Limits, Score, SearchResult};
 use crate::engine_settings::{check_hash_fits, EngineChange, EMBEDDED_NETWORK, USE_NNUE_DEFAULT};
@@ -411,11 +411,7 @@ impl XboardFrontEnd {
     /// less the time since for the side to move.
     fn clock_now(&self, side: Color) -> Option<Duration> {
         let time = if Some(side) == self.engine_color { self.own_time } else { self.opponent_time }?;
-        let running = self.seat.session.board.turn() == side;
-        Some(match self.clocks_at {
-            Some(at) if running => time.saturating_sub(at.elapsed()),
-            _ => time,
-        })
+        Some(clock_now(time, self.clocks_at, self.seat.session.board.turn() == side))
     }
 
     /// Our board and its clocks (`board`, `time`, `otim`), for a partner who

@@ -10,7 +10,8 @@
 use std::time::{Duration, Instant};
 
 use tandem_engine::team::roles_that_free;
-use tandem_engine::{Move, Position, Role, Status};
+use tandem_engine::search::OpponentPace;
+use tandem_engine::{Color, Move, Position, Role, Status};
 
 use crate::bughouse::PartnerMessage;
 use crate::engine_api::{Limits, SearchResult};
@@ -103,6 +104,8 @@ pub struct SeatController {
     outbox: Outbox,
     /// The input ended or `quit` came: moves are no longer held.
     closing: bool,
+    /// The opponent's time per move this game, from the clocks of our moves.
+    pace: OpponentPace,
 }
 
 impl SeatController {
@@ -120,6 +123,7 @@ impl SeatController {
             held: None,
             outbox: Outbox::default(),
             closing: false,
+            pace: OpponentPace::default(),
         };
         // The engine starts on the classical evaluation; the options' defaults may say otherwise.
         seat.change_engine(seat.eval.change());
@@ -163,6 +167,7 @@ impl SeatController {
     pub fn new_game(&mut self) {
         self.session.new_game();
         self.outbox.reset();
+        self.pace.reset();
         self.change_engine(EngineChange::Clear);
     }
 
@@ -199,11 +204,26 @@ impl SeatController {
     }
 
     /// Starts a search; `our_board`: of our own board (not the partner board of `position bfen`).
-    pub fn start(&mut self, request: SearchRequest, our_board: bool, reporter: Reporter) -> Result<(), InputError> {
+    pub fn start(&mut self, mut request: SearchRequest, our_board: bool, reporter: Reporter) -> Result<(), InputError> {
+        if our_board {
+            request.limits.opponent_pace = self.opponent_pace(&request);
+        }
         let clock = MoveClock::start(&request.limits, request.root.turn(), request.ponder);
         self.searcher.start(request, clock, reporter)?;
         self.active = SearchPurpose { our_board, clock, stop_requested: false };
         Ok(())
+    }
+
+    /// The opponent's pace, its clock of this move counted in (a pondering
+    /// search's clocks are not yet those of our move).
+    fn opponent_pace(&mut self, request: &SearchRequest) -> Option<Duration> {
+        let (root, clock) = (&request.root, request.limits.clock.as_ref());
+        let them = root.turn().other();
+        if let (false, Some(left)) = (request.ponder, clock.and_then(|c| c.time(them))) {
+            let ply = 2 * root.fullmoves().saturating_sub(1) + u32::from(root.turn() == Color::Black);
+            self.pace.observe(ply, left, clock.map(|c| c.increment(them)).unwrap_or_default());
+        }
+        self.pace.mean()
     }
 
     /// Asks the running search to end; its move is then handled as any other.

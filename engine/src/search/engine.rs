@@ -210,7 +210,8 @@ impl Engine {
                 });
             }
             let mut main = Searcher::new(&shared, 0, root, history, root_moves, model.as_ref(), main_table);
-            main.time = Some(TimeManager::new(limits, root.turn(), hurry));
+            let pace = limits.opponent_pace.filter(|_| root.rules().is_two_board());
+            main.time = Some(TimeManager::new(limits, root.turn(), hurry, pace));
             iterate(&mut main, 0, limits, start, Some(report));
             shared.abort.store(true, Ordering::Relaxed);
             main.flush_nodes();

@@ -48,6 +48,10 @@ pub struct Limits {
     /// new root (a reserve changed mid-move). The clock in `clock` is already
     /// that much lower; the time manager plans for the whole move.
     pub spent: Duration,
+    /// The opponent's mean thinking time per move this game, where known
+    /// ([`crate::search::OpponentPace`]). In two-board games a move is
+    /// planned no longer than it.
+    pub opponent_pace: Option<Duration>,
 }
 
 /// Shared flags through which the caller steers a running search.

@@ -7,7 +7,7 @@
 //! - `correction`: the correction history of the evaluation;
 //! - `tt`: the lock-free transposition table (entry layout documented there);
 //! - `see`: static exchange evaluation;
-//! - `timeman`: time management;
+//! - `timeman`: time management, and `pace`: the opponent's pace, which bounds it in two-board games;
 //! - `prove`: exhaustive proofs of short mates (`go mate`);
 //! - `limits`: what a caller asks and what it gets back.
 
@@ -18,6 +18,7 @@ pub(crate) mod eval;
 mod evalcache;
 mod limits;
 mod ordering;
+mod pace;
 mod params;
 mod prove;
 pub(crate) mod see;
@@ -34,5 +35,7 @@ pub use alphabeta::MATE;
 pub use eval::{evaluate_params, EvalParams, Expected};
 /// Moves planned for when the clock gives no `movestogo`.
 pub use timeman::EXPECTED_MOVES_LEFT;
+/// The opponent's thinking time per move, measured from the clocks of our moves.
+pub use pace::OpponentPace;
 /// Exhaustive mate proofs (the shortest mate for `go mate N`, the mate suite's lengths).
 pub use prove::{MateProof, MateProver, PROVER_MAX_MOVES};

@@ -14,6 +14,10 @@
 //! budget is the whole move's, planned from the clock at the move's start,
 //! less what was spent; the new position still gets a share of it, since the
 //! table holds little for a root with a different hand.
+//!
+//! In two-board games the budget is also bounded by the opponent's pace: a
+//! move thought over longer than the opponent's is played on staler hands
+//! than its reply ([`super::pace`]).
 
 use std::time::{Duration, Instant};
 
@@ -38,6 +42,8 @@ const NEXT_ITERATION_GROWTH: f64 = 2.0;
 /// 55.2 % in self-play against 60 % and 58.7 % against Fairy-Stockfish over
 /// 300 games (docs/experiments/round-17-the-clock.md).
 const SOFT_SHARE_PERCENT: u32 = 80;
+/// A move paced to a faster opponent still gets this soft budget.
+const MIN_PACED_SOFT: Duration = Duration::from_millis(30);
 
 #[derive(Debug)]
 pub struct TimeManager {
@@ -48,8 +54,9 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    pub fn new(limits: &Limits, turn: Color, hurry: bool) -> TimeManager {
-        let (soft, hard) = budget(limits, turn, hurry);
+    /// `pace`: the opponent's mean time per move, where it bounds ours (two-board games).
+    pub fn new(limits: &Limits, turn: Color, hurry: bool, pace: Option<Duration>) -> TimeManager {
+        let (soft, hard) = budget(limits, turn, hurry, pace);
         TimeManager { start: Instant::now(), soft, hard, was_pondering: false }
     }
 
@@ -95,7 +102,7 @@ impl TimeManager {
 }
 
 /// (soft, hard) limits for the search.
-fn budget(limits: &Limits, turn: Color, hurry: bool) -> (Option<Duration>, Option<Duration>) {
+fn budget(limits: &Limits, turn: Color, hurry: bool, pace: Option<Duration>) -> (Option<Duration>, Option<Duration>) {
     if limits.infinite {
         return (None, None);
     }
@@ -112,6 +119,10 @@ fn budget(limits: &Limits, turn: Color, hurry: bool) -> (Option<Duration>, Optio
     let mut base = (left + limits.spent) / moves + increment * 3 / 4;
     if hurry {
         base /= HURRY_DIVISOR;
+    }
+    if let Some(pace) = pace {
+        // The soft limit, a share of the base, comes to the opponent's mean.
+        base = base.min(pace.max(MIN_PACED_SOFT) * 100 / SOFT_SHARE_PERCENT);
     }
     let cap = left * MAX_SHARE_PERCENT / 100;
     let soft = base.min(cap).max(Duration::from_millis(1)) * SOFT_SHARE_PERCENT / 100;
@@ -134,41 +145,57 @@ mod tests {
             moves_to_go: None,
         };
         let limits = Limits { clock: Some(clock), ..Limits::default() };
-        let (soft, hard) = budget(&limits, Color::White, false);
+        let (soft, hard) = budget(&limits, Color::White, false, None);
         let (soft, hard) = (soft.unwrap(), hard.unwrap());
         assert!(soft < hard && hard <= Duration::from_secs(24));
         assert!(soft >= Duration::from_millis(500));
         let fixed = Limits { movetime: Some(Duration::from_millis(500)), ..Limits::default() };
-        assert_eq!(budget(&fixed, Color::Black, false), (Some(Duration::from_millis(500)), Some(Duration::from_millis(500))));
-        assert_eq!(budget(&Limits { infinite: true, ..limits }, Color::White, false), (None, None));
+        assert_eq!(budget(&fixed, Color::Black, false, None), (Some(Duration::from_millis(500)), Some(Duration::from_millis(500))));
+        assert_eq!(budget(&Limits { infinite: true, ..limits }, Color::White, false, None), (None, None));
     }
 
     #[test]
     fn a_hurried_move_gets_a_quarter_of_the_budget() {
         let clock = Clock { time: [Some(Duration::from_secs(60)); 2], increment: [Duration::ZERO; 2], moves_to_go: None };
         let normal = Limits { clock: Some(clock), ..Limits::default() };
-        let (soft, hard) = budget(&normal, Color::White, false);
-        let (fast_soft, fast_hard) = budget(&normal, Color::White, true);
+        let (soft, hard) = budget(&normal, Color::White, false, None);
+        let (fast_soft, fast_hard) = budget(&normal, Color::White, true, None);
         let quarter = |d: Option<Duration>| d.unwrap() / HURRY_DIVISOR;
         assert!(fast_soft.unwrap().abs_diff(quarter(soft)) < Duration::from_micros(1));
         assert!(fast_hard.unwrap().abs_diff(quarter(hard)) < Duration::from_micros(1));
     }
 
     #[test]
+    fn a_faster_opponent_s_pace_bounds_the_budget() {
+        let clock = Clock { time: [Some(Duration::from_secs(60)); 2], increment: [Duration::ZERO; 2], moves_to_go: None };
+        let limits = Limits { clock: Some(clock), ..Limits::default() };
+        let (soft, hard) = budget(&limits, Color::White, false, None);
+        let (paced_soft, paced_hard) = budget(&limits, Color::White, false, Some(Duration::from_millis(200)));
+        assert_eq!(paced_soft, Some(Duration::from_millis(200)));
+        assert_eq!(paced_hard, Some(Duration::from_millis(750)), "three times the base, as unpaced");
+        // A slower opponent changes nothing; an instant one leaves a floor.
+        assert_eq!(budget(&limits, Color::White, false, Some(Duration::from_secs(10))), (soft, hard));
+        assert_eq!(budget(&limits, Color::White, false, Some(Duration::ZERO)).0, Some(MIN_PACED_SOFT));
+        // A fixed time per move is the caller's choice: no pace bounds it.
+        let fixed = Limits { movetime: Some(Duration::from_millis(500)), ..Limits::default() };
+        assert_eq!(budget(&fixed, Color::White, false, Some(Duration::from_millis(100))).0, Some(Duration::from_millis(500)));
+    }
+
+    #[test]
     fn a_restarted_search_continues_the_move_s_budget() {
         let clock = |ms| Clock { time: [Some(Duration::from_millis(ms)); 2], increment: [Duration::ZERO; 2], moves_to_go: None };
         let fresh = Limits { clock: Some(clock(60_000)), ..Limits::default() };
-        let (soft, hard) = budget(&fresh, Color::White, false);
+        let (soft, hard) = budget(&fresh, Color::White, false, None);
         let (soft, hard) = (soft.unwrap(), hard.unwrap());
         // 300 ms into the move a piece arrived: the clock shows 59.7 s.
         let spent = Duration::from_millis(300);
         let restarted = Limits { clock: Some(clock(59_700)), spent, ..Limits::default() };
-        let (soft_left, hard_left) = budget(&restarted, Color::White, false);
+        let (soft_left, hard_left) = budget(&restarted, Color::White, false, None);
         assert_eq!(soft_left.unwrap(), soft - spent);
         assert_eq!(hard_left.unwrap(), hard - spent);
         // Past the soft budget, the new position still gets a share of it.
         let late = Limits { clock: Some(clock(50_000)), spent: Duration::from_secs(10), ..Limits::default() };
-        let (soft_late, hard_late) = budget(&late, Color::White, false);
+        let (soft_late, hard_late) = budget(&late, Color::White, false, None);
         assert_eq!(soft_late.unwrap(), soft * RESTART_SHARE_PERCENT / 100);
         assert!(hard_late.unwrap() >= soft_late.unwrap());
     }

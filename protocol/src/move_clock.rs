@@ -30,6 +30,8 @@ pub struct MoveClock {
     increment: Duration,
     /// What is left of a fixed time per move (`movetime`).
     movetime: Option<Duration>,
+    /// The opponent's mean time per move, which bounds ours in two-board games.
+    opponent_pace: Option<Duration>,
     /// What the laps before this one used (the engine's [`Limits::spent`]).
     spent: Duration,
     /// When the current lap started; `None` while pondering (our clock does not run).
@@ -51,6 +53,7 @@ impl MoveClock {
         let clock = limits.clock.as_ref();
         let mut move_clock = MoveClock::between_moves(clock, us);
         move_clock.movetime = limits.movetime;
+        move_clock.opponent_pace = limits.opponent_pace;
         move_clock.spent = limits.spent;
         if !ponder {
             move_clock.run_from(Instant::now());
@@ -67,6 +70,7 @@ impl MoveClock {
             opponent: clock.and_then(|c| c.time(us.other())),
             increment: clock.map(|c| c.increment(us)).unwrap_or_default(),
             movetime: None,
+            opponent_pace: None,
             spent: Duration::ZERO,
             lap_started: None,
             flag_falls_at: None,
@@ -175,7 +179,8 @@ impl MoveClock {
         }
         let move_time = match (self.movetime, left) {
             (Some(movetime), _) => movetime,
-            (None, Some(left)) => left / EXPECTED_MOVES_LEFT + self.increment,
+            // Probes run in two-board games only, where the opponent's pace bounds the move.
+            (None, Some(left)) => (left / EXPECTED_MOVES_LEFT + self.increment).min(self.opponent_pace.unwrap_or(Duration::MAX)),
             (None, None) => return Some(ProbeBudget { nodes: UNTIMED_PROBE_NODES, time_cap: None }),
         };
         let budget = move_time / 10;
@@ -313,6 +318,14 @@ mod tests {
         assert_eq!(nodes(70_000, 2_000_000), Some(MAX_PROBE_NODES));
         let budget = MoveClock::between_moves(timed(70_000).clock.as_ref(), Color::White).probe_budget(1);
         assert_eq!(budget.and_then(|b| b.time_cap), Some(Duration::from_millis(400)));
+        // Against an opponent that moves in 500 ms the move is that long: a
+        // quarter of the 2 s above, 4 166 nodes per probe at 1 M nodes/s.
+        let paced = Limits { opponent_pace: Some(Duration::from_millis(500)), ..timed(70_000) };
+        let mut move_clock = running_for(&paced, Color::White, Duration::from_secs(1));
+        move_clock.left = Some(Duration::from_millis(70_000) + move_clock.elapsed());
+        let budget = move_clock.probe_budget(1_000_000).unwrap();
+        assert!((4_150..=4_166).contains(&budget.nodes));
+        assert_eq!(budget.time_cap, Some(Duration::from_millis(100)));
         // 4.2 s left at 1 M nodes/s: 120 ms moves, 12 ms of twelve probes, 1 000 nodes each.
         assert!(nodes(4_300, 1_000_000).is_some_and(|n| n >= 1_000));
         // At 100 k nodes/s that would be 100 nodes: not worth a probe.

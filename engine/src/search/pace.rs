@@ -8,8 +8,8 @@
 //! 0.2 s; it dropped the pieces that had arrived in the meantime, and tandem
 //! lost 1 - 9 with either evaluation. Thinking no longer than the opponent,
 //! the same build scored 5 - 5 (docs/experiments/2026-12-07-pace-at-60-0.md).
-//! So in two-board games the time manager plans no longer a move than the
-//! opponent's mean ([`crate::search::Limits::opponent_pace`]).
+//! So in two-board games the time manager plans our mean move to be about
+//! the opponent's mean ([`crate::search::Limits::opponent_pace`]).
 //!
 //! The mean, not the median: staleness grows with the time the other board
 //! gets, and a few long thinks give it as much as many short ones. An
@@ -41,11 +41,14 @@ impl OpponentPace {
     /// Our move at game `ply` (half-moves from the start), the opponent's
     /// clock at `opponent_left` with `increment` per move. When exactly one
     /// opponent move came since our last, its thinking time is a sample; a
-    /// ply that went back (a new game, a taken-back move) starts afresh.
+    /// ply that went back (a new game, a taken-back move) starts afresh. A
+    /// clock that did not move at all is no sample: the front end does not
+    /// know the opponent's time (an xboard GUI that sends no `otim`) rather
+    /// than the opponent thought for exactly its increment.
     pub fn observe(&mut self, ply: u32, opponent_left: Duration, increment: Duration) {
         match self.last {
             Some((last_ply, _)) if ply < last_ply => self.reset(),
-            Some((last_ply, last_left)) if ply == last_ply + 2 => {
+            Some((last_ply, last_left)) if ply == last_ply + 2 && opponent_left != last_left => {
                 // The clock may have gone up by less than the increment (a fast move).
                 if let Some(used) = (last_left + increment).checked_sub(opponent_left) {
                     self.total += used;
@@ -102,6 +105,15 @@ mod tests {
         let mut cleared = pace.clone();
         cleared.reset();
         assert_eq!(cleared.mean(), None);
+    }
+
+    #[test]
+    fn an_opponent_clock_that_never_moves_is_no_pace() {
+        let mut pace = OpponentPace::default();
+        for ply in [1, 3, 5, 7] {
+            pace.observe(ply, ms(60_000), ms(100));
+        }
+        assert_eq!(pace.mean(), None);
     }
 
     #[test]

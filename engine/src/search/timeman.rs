@@ -42,8 +42,14 @@ const NEXT_ITERATION_GROWTH: f64 = 2.0;
 /// 55.2 % in self-play against 60 % and 58.7 % against Fairy-Stockfish over
 /// 300 games (docs/experiments/round-17-the-clock.md).
 const SOFT_SHARE_PERCENT: u32 = 80;
-/// A move paced to a faster opponent still gets this soft budget.
-const MIN_PACED_SOFT: Duration = Duration::from_millis(30);
+/// In two-board games, the soft and hard limits as shares of the opponent's
+/// mean time per move. Iterations grow about fivefold in drop chess, so a
+/// move mostly ends between the two: with the soft limit at the mean alone,
+/// our mean move took 1.8 times the opponent's.
+const PACED_SOFT_PERCENT: u32 = 60;
+const PACED_HARD_PERCENT: u32 = 200;
+/// The least pace a move is planned for (an opponent that moves at once).
+const MIN_PACE: Duration = Duration::from_millis(50);
 
 #[derive(Debug)]
 pub struct TimeManager {
@@ -120,13 +126,13 @@ fn budget(limits: &Limits, turn: Color, hurry: bool, pace: Option<Duration>) -> 
     if hurry {
         base /= HURRY_DIVISOR;
     }
-    if let Some(pace) = pace {
-        // The soft limit, a share of the base, comes to the opponent's mean.
-        base = base.min(pace.max(MIN_PACED_SOFT) * 100 / SOFT_SHARE_PERCENT);
-    }
     let cap = left * MAX_SHARE_PERCENT / 100;
-    let soft = base.min(cap).max(Duration::from_millis(1)) * SOFT_SHARE_PERCENT / 100;
-    let hard = (base * 3).min(cap).max(soft);
+    let mut soft = base.min(cap).max(Duration::from_millis(1)) * SOFT_SHARE_PERCENT / 100;
+    let mut hard = (base * 3).min(cap).max(soft);
+    if let Some(pace) = pace.map(|p| p.max(MIN_PACE)) {
+        soft = soft.min(pace * PACED_SOFT_PERCENT / 100);
+        hard = hard.min(pace * PACED_HARD_PERCENT / 100).max(soft);
+    }
     let spent = limits.spent;
     let soft_left = soft.saturating_sub(spent).max(soft * RESTART_SHARE_PERCENT / 100);
     (Some(soft_left), Some(hard.saturating_sub(spent).max(soft_left)))
@@ -171,11 +177,11 @@ mod tests {
         let limits = Limits { clock: Some(clock), ..Limits::default() };
         let (soft, hard) = budget(&limits, Color::White, false, None);
         let (paced_soft, paced_hard) = budget(&limits, Color::White, false, Some(Duration::from_millis(200)));
-        assert_eq!(paced_soft, Some(Duration::from_millis(200)));
-        assert_eq!(paced_hard, Some(Duration::from_millis(750)), "three times the base, as unpaced");
+        assert_eq!(paced_soft, Some(Duration::from_millis(120)));
+        assert_eq!(paced_hard, Some(Duration::from_millis(400)));
         // A slower opponent changes nothing; an instant one leaves a floor.
         assert_eq!(budget(&limits, Color::White, false, Some(Duration::from_secs(10))), (soft, hard));
-        assert_eq!(budget(&limits, Color::White, false, Some(Duration::ZERO)).0, Some(MIN_PACED_SOFT));
+        assert_eq!(budget(&limits, Color::White, false, Some(Duration::ZERO)).0, Some(Duration::from_millis(30)));
         // A fixed time per move is the caller's choice: no pace bounds it.
         let fixed = Limits { movetime: Some(Duration::from_millis(500)), ..Limits::default() };
         assert_eq!(budget(&fixed, Color::White, false, Some(Duration::from_millis(100))).0, Some(Duration::from_millis(500)));

@@ -28,6 +28,7 @@ pub mod seats;
 pub mod shards;
 pub mod show;
 pub mod stats;
+pub mod time_use;
 pub mod uci;
 pub mod verdict;
 pub mod xboard;

@@ -19,6 +19,7 @@ use std::time::Duration;
 use tandem_engine::Rules;
 
 use crate::bpgn::{read_records, record_rules, replay, today, Record};
+use crate::time_use::TimeUse;
 use crate::cli::{Plan, Table};
 use crate::engine_proc::{EngineConfig, ProcessSeats, TrafficLog};
 use crate::matchplay::{play_match, to_record, MatchResult, MatchSpec, NoObserver, Observer, Team};
@@ -707,7 +708,9 @@ pub fn replay_file_to(path: &Path, rules: Rules, out: &mut dyn Write) -> Result<
     // Each pairing of teams in the order first seen, with its tally from the first team's view.
     let mut pairings: Vec<((String, String), Tally)> = Vec::new();
     let mut failures = 0;
+    let mut time_use = TimeUse::default();
     for (i, record) in records.iter().enumerate() {
+        time_use.add(record);
         let game_rules = record_rules(record, rules);
         let teams = team_labels(record);
         let replayed = match replay(record, game_rules) {
@@ -763,6 +766,9 @@ pub fn replay_file_to(path: &Path, rules: Rules, out: &mut dyn Write) -> Result<
                 tally.draw_ratio().unwrap_or(0.0) * 100.0
             );
         }
+    }
+    for line in time_use.lines() {
+        let _ = writeln!(out, "{line}");
     }
     if failures > 0 {
         return Err(format!("{failures} of {} games could not be replayed", records.len()));

@@ -1,0 +1,142 @@
+//! How long each engine thought, read from the clock comments of records:
+//! its time a move (median and mean) and, on two or more boards, how many
+//! moves the other boards made while it thought. A search sees the hands as
+//! they were when it started, so those moves are what its move did not know
+//! of (docs/experiments/2026-12-07-pace-at-60-0.md).
+
+use std::time::Duration;
+
+use crate::bpgn::Record;
+use crate::clock::{format_seconds, TimeControl};
+
+/// One engine's thinking over the records read.
+#[derive(Clone, Debug, Default)]
+struct EngineTime {
+    /// Each move's time: the drop of the mover's clock since its previous move, the increment added back.
+    moves: Vec<Duration>,
+    /// Moves on other boards while it thought, summed over its moves on a table of several boards.
+    other_board_moves: usize,
+    multi_board_moves: usize,
+}
+
+/// Time use per engine, in the order engines were first seen.
+#[derive(Clone, Debug, Default)]
+pub struct TimeUse {
+    engines: Vec<(String, EngineTime)>,
+}
+
+impl TimeUse {
+    /// Adds a record's moves; a record without a `TimeControl` tag or clock comments adds nothing.
+    pub fn add(&mut self, record: &Record) {
+        let Some(control) = record.tag("TimeControl").and_then(|tc| tc.parse::<TimeControl>().ok()) else { return };
+        let several_boards = record.moves.iter().any(|m| m.board != record.moves[0].board);
+        // (board, colour) → the clock after the seat's last move.
+        let mut last_clock: Vec<((usize, bool), Duration)> = Vec::new();
+        for (i, m) in record.moves.iter().enumerate() {
+            let Some(clock) = m.clock else { continue };
+            let seat = (m.board.index(), m.color.is_white());
+            let before = match last_clock.iter_mut().find(|(s, _)| *s == seat) {
+                Some((_, last)) => std::mem::replace(last, clock),
+                None => {
+                    last_clock.push((seat, clock));
+                    control.base
+                }
+            };
+            let name = seat_name(record, m);
+            let engine = self.engine(&name);
+            engine.moves.push((before + control.increment).saturating_sub(clock));
+            if several_boards {
+                // The moves since the previous one on this board were made while the mover thought.
+                let earlier = &record.moves[..i];
+                let since = earlier.iter().rposition(|e| e.board == m.board).map_or(0, |j| j + 1);
+                engine.other_board_moves += earlier[since..].iter().filter(|e| e.board != m.board).count();
+                engine.multi_board_moves += 1;
+            }
+        }
+    }
+
+    fn engine(&mut self, name: &str) -> &mut EngineTime {
+        let at = match self.engines.iter().position(|(n, _)| n == name) {
+            Some(at) => at,
+            None => {
+                self.engines.push((name.to_string(), EngineTime::default()));
+                self.engines.len() - 1
+            }
+        };
+        &mut self.engines[at].1
+    }
+
+    /// One line per engine: `Time a move of fsf: median 0.18 s, mean 0.25 s over 422 moves; 0.31 other-board moves while it thought`.
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        for (name, time) in &self.engines {
+            let mut moves = time.moves.clone();
+            if moves.is_empty() {
+                continue;
+            }
+            moves.sort();
+            let median = moves[moves.len() / 2];
+            let mean = moves.iter().sum::<Duration>() / moves.len() as u32;
+            let mut line = format!(
+                "Time a move of {name}: median {} s, mean {} s over {} moves",
+                format_seconds(round_ms(median)),
+                format_seconds(round_ms(mean)),
+                moves.len()
+            );
+            if time.multi_board_moves > 0 {
+                let stale = time.other_board_moves as f64 / time.multi_board_moves as f64;
+                line.push_str(&format!("; {stale:.2} other-board moves while it thought"));
+            }
+            lines.push(line);
+        }
+        lines
+    }
+}
+
+fn round_ms(d: Duration) -> Duration {
+    Duration::from_millis((d.as_secs_f64() * 1000.0).round() as u64)
+}
+
+/// The engine of the seat that made `m`, from the record's seat tags.
+fn seat_name(record: &Record, m: &crate::bpgn::RecordMove) -> String {
+    let colour = if m.color.is_white() { "White" } else { "Black" };
+    let tag = if record.two_board { format!("{colour}{}", m.board) } else { colour.to_string() };
+    record.tag(&tag).unwrap_or("?").to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bpgn::read_records;
+
+    const MATCH: &str = r#"[WhiteA "fast"]
+[BlackA "slow"]
+[WhiteB "slow"]
+[BlackB "fast"]
+[TimeControl "10+1"]
+[Result "1-0"]
+
+1A. e4{10.5} 1B. e4{10.0} 1b. e5{10.8} 1a. e5{9.0} 2A. Nf3{10.9}
+2a. Nc6{7.0} 2B. Nf3{8.0} {BlackA resigns} 1-0
+"#;
+
+    #[test]
+    fn each_engine_s_time_and_the_other_board_s_moves_meanwhile() {
+        let records = read_records(MATCH).unwrap();
+        let mut time_use = TimeUse::default();
+        time_use.add(&records[0]);
+        // fast: 0.5 (1A), 0.2 (1b), 0.6 s (2A), each right after its opponent's move on its board;
+        // slow: 1.0 (1B, after 1A), 2.0 (1a, after 1B and 1b), 3.0 (2a), 3.0 s (2B, after 1a, 2A and 2a).
+        let lines = time_use.lines();
+        assert_eq!(lines[0], "Time a move of fast: median 0.5 s, mean 0.433 s over 3 moves; 0.00 other-board moves while it thought");
+        assert_eq!(lines[1], "Time a move of slow: median 3 s, mean 2.25 s over 4 moves; 1.50 other-board moves while it thought");
+    }
+
+    #[test]
+    fn records_without_clocks_add_nothing() {
+        let records = read_records("[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e4 e5 *\n").unwrap();
+        let mut time_use = TimeUse::default();
+        time_use.add(&records[0]);
+        assert!(time_use.lines().is_empty());
+    }
+}

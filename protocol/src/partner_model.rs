@@ -22,19 +22,26 @@ pub struct TeamOptions {
     pub forecast: bool,
     pub sitting: bool,
     pub messages: bool,
+    /// `Team Pace`: in two-board games think no longer a move than the
+    /// opponent (engine `search::OpponentPace`). Not a model term: the
+    /// master switch leaves it as it is.
+    pub pace: bool,
 }
 
 impl Default for TeamOptions {
     /// Messages start off: in self-play at 10+0 two talking partners scored
     /// 13 of 60 matches against silent ones (the other terms alone: even), so
     /// they wait for tuning. docs/experiments/partner-model-self-play.md has the runs.
+    /// Pacing starts off: at 60+0 against Fairy-Stockfish it made our moves as
+    /// fresh as its own but scored within noise of the clock's own budget
+    /// (docs/experiments/2026-12-07-pace-at-60-0.md).
     fn default() -> TeamOptions {
-        TeamOptions { model: true, flow: true, forecast: true, sitting: true, messages: false }
+        TeamOptions { model: true, flow: true, forecast: true, sitting: true, messages: false, pace: false }
     }
 }
 
 /// The option names, as `uci` and CECP `feature option` show them.
-pub const TEAM_OPTIONS: [&str; 5] = ["Partner Model", "Team Flow", "Team Forecast", "Team Sitting", "Team Messages"];
+pub const TEAM_OPTIONS: [&str; 6] = ["Partner Model", "Team Flow", "Team Forecast", "Team Sitting", "Team Messages", "Team Pace"];
 
 impl TeamOptions {
     /// The engine's switches: all off without the master switch.
@@ -52,6 +59,7 @@ impl TeamOptions {
             "team forecast" => Some(&mut self.forecast),
             "team sitting" => Some(&mut self.sitting),
             "team messages" => Some(&mut self.messages),
+            "team pace" => Some(&mut self.pace),
             _ => None,
         }
     }

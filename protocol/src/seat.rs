@@ -206,7 +206,8 @@ impl SeatController {
     /// Starts a search; `our_board`: of our own board (not the partner board of `position bfen`).
     pub fn start(&mut self, mut request: SearchRequest, our_board: bool, reporter: Reporter) -> Result<(), InputError> {
         if our_board {
-            request.limits.opponent_pace = self.opponent_pace(&request);
+            let pace = self.opponent_pace(&request);
+            request.limits.opponent_pace = pace.filter(|_| self.team.pace);
         }
         let clock = MoveClock::start(&request.limits, request.root.turn(), request.ponder);
         self.searcher.start(request, clock, reporter)?;

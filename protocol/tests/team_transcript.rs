@@ -63,6 +63,7 @@ fn options_are_listed_switched_and_checked() {
         ("Team Forecast", true),
         ("Team Sitting", true),
         ("Team Messages", false),
+        ("Team Pace", false),
     ] {
         let line = format!("option name {name} type check default {on}");
         assert!(lines.contains(&line), "missing {line}: {lines:?}");

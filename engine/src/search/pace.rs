@@ -6,10 +6,12 @@
 //! 1.4 s think at 60+0, one and a half moves of the other board had been
 //! played, against a third of one for Fairy-Stockfish, which moves in about
 //! 0.2 s; it dropped the pieces that had arrived in the meantime, and tandem
-//! lost 1 - 9 with either evaluation. Thinking no longer than the opponent,
-//! the same build scored 5 - 5 (docs/experiments/2026-12-07-pace-at-60-0.md).
-//! So in two-board games the time manager plans our mean move to be about
-//! the opponent's mean ([`crate::search::Limits::opponent_pace`]).
+//! lost 1 - 9 with either evaluation. Given the opponent's mean
+//! ([`crate::search::Limits::opponent_pace`], which the protocol's
+//! `Team Pace` option supplies), the time manager of a two-board game plans
+//! our mean move to be about the same. Paced, tandem's moves were as fresh
+//! as Fairy-Stockfish's, but over 30 paired matches the score moved within
+//! noise, hence an option (docs/experiments/2026-12-07-pace-at-60-0.md).
 //!
 //! The mean, not the median: staleness grows with the time the other board
 //! gets, and a few long thinks give it as much as many short ones. An

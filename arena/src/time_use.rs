@@ -29,7 +29,7 @@ impl TimeUse {
     /// Adds a record's moves; a record without a `TimeControl` tag or clock comments adds nothing.
     pub fn add(&mut self, record: &Record) {
         let Some(control) = record.tag("TimeControl").and_then(|tc| tc.parse::<TimeControl>().ok()) else { return };
-        let several_boards = record.moves.iter().any(|m| m.board != record.moves[0].board);
+        let several_boards = record.moves.first().is_some_and(|first| record.moves.iter().any(|m| m.board != first.board));
         // (board, colour) → the clock after the seat's last move.
         let mut last_clock: Vec<((usize, bool), Duration)> = Vec::new();
         for (i, m) in record.moves.iter().enumerate() {
@@ -44,7 +44,8 @@ impl TimeUse {
             };
             let name = seat_name(record, m);
             let engine = self.engine(&name);
-            engine.moves.push((before + control.increment).saturating_sub(clock));
+            // Saturating: a hostile record may give any clock a `Duration` holds.
+            engine.moves.push(before.saturating_add(control.increment).saturating_sub(clock));
             if several_boards {
                 // The moves since the previous one on this board were made while the mover thought.
                 let earlier = &record.moves[..i];
@@ -76,7 +77,8 @@ impl TimeUse {
             }
             moves.sort();
             let median = moves[moves.len() / 2];
-            let mean = moves.iter().sum::<Duration>() / moves.len() as u32;
+            let seconds = moves.iter().map(Duration::as_secs_f64).sum::<f64>() / moves.len() as f64;
+            let mean = Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX);
             let mut line = format!(
                 "Time a move of {name}: median {} s, mean {} s over {} moves",
                 format_seconds(round_ms(median)),
@@ -94,7 +96,7 @@ impl TimeUse {
 }
 
 fn round_ms(d: Duration) -> Duration {
-    Duration::from_millis((d.as_secs_f64() * 1000.0).round() as u64)
+    Duration::from_millis((d.as_secs_f64() * 1000.0).round() as u64) // `as` saturates
 }
 
 /// The engine of the seat that made `m`, from the record's seat tags.
@@ -130,6 +132,15 @@ mod tests {
         let lines = time_use.lines();
         assert_eq!(lines[0], "Time a move of fast: median 0.5 s, mean 0.433 s over 3 moves; 0.00 other-board moves while it thought");
         assert_eq!(lines[1], "Time a move of slow: median 3 s, mean 2.25 s over 4 moves; 1.50 other-board moves while it thought");
+    }
+
+    #[test]
+    fn absurd_clocks_neither_overflow_nor_panic() {
+        let huge = "[WhiteA \"a\"]\n[BlackA \"a\"]\n[WhiteB \"b\"]\n[BlackB \"b\"]\n[TimeControl \"60+0\"]\n[Result \"*\"]\n\n\
+                    1A. e4{1e19} 1a. e5{1e19} 2A. Nf3{0} 2a. Nc6{0} *\n";
+        let mut time_use = TimeUse::default();
+        time_use.add(&read_records(huge).unwrap()[0]);
+        assert!(time_use.lines()[0].starts_with("Time a move of a: median "), "{:?}", time_use.lines());
     }
 
     #[test]

@@ -221,7 +221,8 @@ impl SeatController {
         let (root, clock) = (&request.root, request.limits.clock.as_ref());
         let them = root.turn().other();
         if let (false, Some(left)) = (request.ponder, clock.and_then(|c| c.time(them))) {
-            let ply = 2 * root.fullmoves().saturating_sub(1) + u32::from(root.turn() == Color::Black);
+            // In u64: a FEN may give any u32 fullmove number.
+            let ply = 2 * u64::from(root.fullmoves().saturating_sub(1)) + u64::from(root.turn() == Color::Black);
             self.pace.observe(ply, left, clock.map(|c| c.increment(them)).unwrap_or_default());
         }
         self.pace.mean()

@@ -29,7 +29,7 @@ const MIN_SAMPLES: u32 = 2;
 #[derive(Clone, Debug, Default)]
 pub struct OpponentPace {
     /// The game ply and the opponent's clock at our previous move.
-    last: Option<(u32, Duration)>,
+    last: Option<(u64, Duration)>,
     total: Duration,
     samples: u32,
 }
@@ -47,7 +47,7 @@ impl OpponentPace {
     /// clock that did not move at all is no sample: the front end does not
     /// know the opponent's time (an xboard GUI that sends no `otim`) rather
     /// than the opponent thought for exactly its increment.
-    pub fn observe(&mut self, ply: u32, opponent_left: Duration, increment: Duration) {
+    pub fn observe(&mut self, ply: u64, opponent_left: Duration, increment: Duration) {
         match self.last {
             Some((last_ply, _)) if ply < last_ply => self.reset(),
             Some((last_ply, last_left)) if ply == last_ply + 2 && opponent_left != last_left => {
@@ -99,7 +99,7 @@ mod tests {
     fn a_new_game_forgets_the_old_pace() {
         let mut pace = OpponentPace::default();
         for (i, left) in [60_000, 59_000, 58_000].into_iter().enumerate() {
-            pace.observe(2 * i as u32 + 1, ms(left), Duration::ZERO);
+            pace.observe(2 * i as u64 + 1, ms(left), Duration::ZERO);
         }
         assert_eq!(pace.mean(), Some(ms(1000)));
         pace.observe(0, ms(60_000), Duration::ZERO);

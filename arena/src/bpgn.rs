@@ -298,8 +298,9 @@ impl<'a> Reader<'a> {
     fn on_comment(&self, draft: &mut Draft, comment: String) {
         let trimmed = comment.trim();
         if let (Some(last), Ok(seconds)) = (draft.moves.last_mut(), trimmed.parse::<f64>()) {
-            if last.clock.is_none() && seconds.is_finite() && seconds >= 0.0 {
-                last.clock = Some(Duration::from_secs_f64(seconds));
+            // A number past what a `Duration` holds (a hostile record) stays a plain comment.
+            if let (None, Ok(clock)) = (last.clock, Duration::try_from_secs_f64(seconds)) {
+                last.clock = Some(clock);
                 return;
             }
         }
@@ -493,5 +494,12 @@ mod tests {
         assert_eq!(split_move_number("3..."), (Some("3..."), ""));
         assert_eq!(split_move_number("e4"), (None, "e4"));
         assert_eq!(parse_move_number("7b."), Some((Some((BoardId::B, Color::Black)), 7)));
+    }
+
+    #[test]
+    fn a_clock_comment_must_be_a_duration() {
+        let records = read_records("[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e4{1e20} e5{-1} 2. Nf3{12.5} *\n").unwrap();
+        let clocks: Vec<_> = records[0].moves.iter().map(|m| m.clock).collect();
+        assert_eq!(clocks, [None, None, Some(Duration::from_millis(12_500))]);
     }
 }

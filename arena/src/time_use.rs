@@ -29,7 +29,6 @@ impl TimeUse {
     /// Adds a record's moves; a record without a `TimeControl` tag or clock comments adds nothing.
     pub fn add(&mut self, record: &Record) {
         let Some(control) = record.tag("TimeControl").and_then(|tc| tc.parse::<TimeControl>().ok()) else { return };
-        let several_boards = record.moves.first().is_some_and(|first| record.moves.iter().any(|m| m.board != first.board));
         // (board, colour) → the clock after the seat's last move.
         let mut last_clock: Vec<((usize, bool), Duration)> = Vec::new();
         for (i, m) in record.moves.iter().enumerate() {
@@ -46,11 +45,10 @@ impl TimeUse {
             let engine = self.engine(&name);
             // Saturating: a hostile record may give any clock a `Duration` holds.
             engine.moves.push(before.saturating_add(control.increment).saturating_sub(clock));
-            if several_boards {
-                // The moves since the previous one on this board were made while the mover thought.
-                let earlier = &record.moves[..i];
-                let since = earlier.iter().rposition(|e| e.board == m.board).map_or(0, |j| j + 1);
-                engine.other_board_moves += earlier[since..].iter().filter(|e| e.board != m.board).count();
+            if record.two_board {
+                // The moves since the previous one on this board, all on the other board, were made while the mover thought.
+                let since = record.moves[..i].iter().rposition(|e| e.board == m.board).map_or(0, |j| j + 1);
+                engine.other_board_moves += i - since;
                 engine.multi_board_moves += 1;
             }
         }

@@ -470,8 +470,8 @@ fn color_slot(color: Color) -> usize {
 
 impl ClockBook {
     fn new(record: &Record) -> ClockBook {
-        let base = record.tag("TimeControl").and_then(|tc| tc.split('+').next()?.trim().parse::<f64>().ok());
-        ClockBook { seconds: [[base; 2]; 2] }
+        let base = |id, color| record.time_control(id, color).map(|tc| tc.base.as_secs_f64());
+        ClockBook { seconds: [BoardId::A, BoardId::B].map(|id| [base(id, Color::White), base(id, Color::Black)]) }
     }
 
     fn record(&mut self, id: BoardId, color: Color, clock: Option<Duration>) {

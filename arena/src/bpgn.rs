@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use tandem_engine::{BoardId, Color, Game, Move, Rules, STARTPOS};
 
+use crate::clock::TimeControl;
 use crate::san::parse_san;
 
 /// One game or match as it stands in a BPGN/PGN file.
@@ -42,6 +43,22 @@ pub struct RecordMove {
 impl Record {
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+
+    /// The tag naming a seat's player: `WhiteA` … `BlackB` on two boards, `White` or `Black` on one.
+    pub fn seat_tag(&self, board: BoardId, color: Color) -> String {
+        let colour = color_name(color);
+        if self.two_board {
+            format!("{colour}{board}")
+        } else {
+            colour.to_string()
+        }
+    }
+
+    /// A seat's time control: its own `WhiteATimeControl`-style tag where the seats' clocks differ, else `TimeControl`.
+    pub fn time_control(&self, board: BoardId, color: Color) -> Option<TimeControl> {
+        let own = self.tag(&format!("{}TimeControl", self.seat_tag(board, color)));
+        own.or_else(|| self.tag("TimeControl"))?.parse().ok()
     }
 
     pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use crate::bpgn::Record;
-use crate::clock::{format_seconds, TimeControl};
+use crate::clock::format_seconds;
 
 /// One engine's thinking over the records read.
 #[derive(Clone, Debug, Default)]
@@ -26,13 +26,13 @@ pub struct TimeUse {
 }
 
 impl TimeUse {
-    /// Adds a record's moves; a record without a `TimeControl` tag or clock comments adds nothing.
+    /// Adds a record's moves; a seat without a time control tag or clock comments adds nothing.
     pub fn add(&mut self, record: &Record) {
-        let Some(control) = record.tag("TimeControl").and_then(|tc| tc.parse::<TimeControl>().ok()) else { return };
         // (board, colour) → the clock after the seat's last move.
         let mut last_clock: Vec<((usize, bool), Duration)> = Vec::new();
         for (i, m) in record.moves.iter().enumerate() {
             let Some(clock) = m.clock else { continue };
+            let Some(control) = record.time_control(m.board, m.color) else { continue };
             let seat = (m.board.index(), m.color.is_white());
             let before = match last_clock.iter_mut().find(|(s, _)| *s == seat) {
                 Some((_, last)) => std::mem::replace(last, clock),
@@ -41,7 +41,7 @@ impl TimeUse {
                     control.base
                 }
             };
-            let name = seat_name(record, m);
+            let name = record.tag(&record.seat_tag(m.board, m.color)).unwrap_or("?").to_string();
             let engine = self.engine(&name);
             // Saturating: a hostile record may give any clock a `Duration` holds.
             engine.moves.push(before.saturating_add(control.increment).saturating_sub(clock));
@@ -97,13 +97,6 @@ fn round_ms(d: Duration) -> Duration {
     Duration::from_millis((d.as_secs_f64() * 1000.0).round() as u64) // `as` saturates
 }
 
-/// The engine of the seat that made `m`, from the record's seat tags.
-fn seat_name(record: &Record, m: &crate::bpgn::RecordMove) -> String {
-    let colour = if m.color.is_white() { "White" } else { "Black" };
-    let tag = if record.two_board { format!("{colour}{}", m.board) } else { colour.to_string() };
-    record.tag(&tag).unwrap_or("?").to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,6 +123,20 @@ mod tests {
         let lines = time_use.lines();
         assert_eq!(lines[0], "Time a move of fast: median 0.5 s, mean 0.433 s over 3 moves; 0.00 other-board moves while it thought");
         assert_eq!(lines[1], "Time a move of slow: median 3 s, mean 2.25 s over 4 moves; 1.50 other-board moves while it thought");
+    }
+
+    #[test]
+    fn seats_on_different_clocks_use_their_own_control() {
+        // Team 1 (WhiteA, BlackB) on 10+0.1, team 2 on 60+0, as `--tc team1=… --tc team2=…` writes them.
+        let record = "[WhiteA \"t\"]\n[BlackA \"f\"]\n[WhiteB \"f\"]\n[BlackB \"t\"]\n\
+                      [WhiteATimeControl \"10+0.1\"]\n[BlackATimeControl \"60+0\"]\n\
+                      [WhiteBTimeControl \"60+0\"]\n[BlackBTimeControl \"10+0.1\"]\n[Result \"*\"]\n\n\
+                      1A. e4{9.9} 1a. e5{59.5} 1B. d4{59.0} 1b. d5{9.5} *\n";
+        let mut time_use = TimeUse::default();
+        time_use.add(&read_records(record).unwrap()[0]);
+        let lines = time_use.lines();
+        assert!(lines[0].starts_with("Time a move of t: median 0.6 s, mean 0.4 s over 2 moves"), "{lines:?}");
+        assert!(lines[1].starts_with("Time a move of f: median 1 s, mean 0.75 s over 2 moves"), "{lines:?}");
     }
 
     #[test]

@@ -210,8 +210,9 @@ impl Engine {
                 });
             }
             let mut main = Searcher::new(&shared, 0, root, history, root_moves, model.as_ref(), main_table);
-            let pace = limits.opponent_pace.filter(|_| root.rules().is_two_board());
-            main.time = Some(TimeManager::new(limits, root.turn(), hurry, pace));
+            let two_board = root.rules().is_two_board();
+            let pace = limits.opponent_pace.filter(|_| two_board);
+            main.time = Some(TimeManager::new(limits, root.turn(), two_board, hurry, pace));
             iterate(&mut main, 0, limits, start, Some(report));
             shared.abort.store(true, Ordering::Relaxed);
             main.flush_nodes();

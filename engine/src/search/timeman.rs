@@ -15,9 +15,12 @@
 //! less what was spent; the new position still gets a share of it, since the
 //! table holds little for a root with a different hand.
 //!
-//! In two-board games the budget is also bounded by the opponent's pace: a
-//! move thought over longer than the opponent's is played on staler hands
-//! than its reply ([`super::pace`]).
+//! In two-board games a move is planned as if at most [`TWO_BOARD_HORIZON`]
+//! were left, plus our lead on the clock: the other board plays on while we
+//! think, so a long think is played on stale hands, and at 60+0 thinking 1.3 s
+//! a move lost where thinking 0.2 s held even
+//! (docs/experiments/2026-12-07-why-60-0-loses.md). With `Team Pace` the
+//! budget is also bounded by the opponent's pace ([`super::pace`]).
 
 use std::time::{Duration, Instant};
 
@@ -50,6 +53,13 @@ const PACED_SOFT_PERCENT: u32 = 60;
 const PACED_HARD_PERCENT: u32 = 200;
 /// The least pace a move is planned for (an opponent that moves at once).
 const MIN_PACE: Duration = Duration::from_millis(50);
+/// In two-board games, the most time a move is planned from, beyond our lead
+/// over the opponent on the clock. At 10 s a 60+0 game is played as 10+0 until
+/// a lead builds up; a 10+0.1 game barely changes (its clocks stay near 10 s,
+/// and a clock above the horizon is capped only as far as the opponent's is
+/// above it too). Fairy-Stockfish plans from 5 s and its clock's difference to
+/// the partner's opponent's, so it moves in 0.2 s at 60+0 (docs/PEERS.md).
+pub const TWO_BOARD_HORIZON: Duration = Duration::from_secs(10);
 
 #[derive(Debug)]
 pub struct TimeManager {
@@ -60,9 +70,10 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    /// `pace`: the opponent's mean time per move, where it bounds ours (two-board games).
-    pub fn new(limits: &Limits, turn: Color, hurry: bool, pace: Option<Duration>) -> TimeManager {
-        let (soft, hard) = budget(limits, turn, hurry, pace);
+    /// `two_board`: the game is played on two boards ([`TWO_BOARD_HORIZON`]); `pace`: the opponent's mean time
+    /// per move, where it bounds ours (two-board games, `Team Pace`).
+    pub fn new(limits: &Limits, turn: Color, two_board: bool, hurry: bool, pace: Option<Duration>) -> TimeManager {
+        let (soft, hard) = budget(limits, turn, two_board, hurry, pace);
         TimeManager { start: Instant::now(), soft, hard, was_pondering: false }
     }
 
@@ -108,7 +119,7 @@ impl TimeManager {
 }
 
 /// (soft, hard) limits for the search.
-fn budget(limits: &Limits, turn: Color, hurry: bool, pace: Option<Duration>) -> (Option<Duration>, Option<Duration>) {
+fn budget(limits: &Limits, turn: Color, two_board: bool, hurry: bool, pace: Option<Duration>) -> (Option<Duration>, Option<Duration>) {
     if limits.infinite {
         return (None, None);
     }
@@ -118,7 +129,11 @@ fn budget(limits: &Limits, turn: Color, hurry: bool, pace: Option<Duration>) -> 
         return (Some(t), Some(t));
     }
     let Some(clock) = limits.clock else { return (None, None) };
-    let Some(left) = clock.time(turn) else { return (None, None) };
+    let Some(mut left) = clock.time(turn) else { return (None, None) };
+    if two_board {
+        let lead = clock.time(!turn).map_or(Duration::ZERO, |theirs| left.saturating_sub(theirs));
+        left = left.min(TWO_BOARD_HORIZON + lead);
+    }
     let left = left.saturating_sub(overhead);
     let increment = clock.increment(turn);
     let moves = clock.moves_to_go.unwrap_or(EXPECTED_MOVES_LEFT).clamp(1, EXPECTED_MOVES_LEFT);
@@ -151,21 +166,21 @@ mod tests {
             moves_to_go: None,
         };
         let limits = Limits { clock: Some(clock), ..Limits::default() };
-        let (soft, hard) = budget(&limits, Color::White, false, None);
+        let (soft, hard) = budget(&limits, Color::White, false, false, None);
         let (soft, hard) = (soft.unwrap(), hard.unwrap());
         assert!(soft < hard && hard <= Duration::from_secs(24));
         assert!(soft >= Duration::from_millis(500));
         let fixed = Limits { movetime: Some(Duration::from_millis(500)), ..Limits::default() };
-        assert_eq!(budget(&fixed, Color::Black, false, None), (Some(Duration::from_millis(500)), Some(Duration::from_millis(500))));
-        assert_eq!(budget(&Limits { infinite: true, ..limits }, Color::White, false, None), (None, None));
+        assert_eq!(budget(&fixed, Color::Black, false, false, None), (Some(Duration::from_millis(500)), Some(Duration::from_millis(500))));
+        assert_eq!(budget(&Limits { infinite: true, ..limits }, Color::White, false, false, None), (None, None));
     }
 
     #[test]
     fn a_hurried_move_gets_a_quarter_of_the_budget() {
         let clock = Clock { time: [Some(Duration::from_secs(60)); 2], increment: [Duration::ZERO; 2], moves_to_go: None };
         let normal = Limits { clock: Some(clock), ..Limits::default() };
-        let (soft, hard) = budget(&normal, Color::White, false, None);
-        let (fast_soft, fast_hard) = budget(&normal, Color::White, true, None);
+        let (soft, hard) = budget(&normal, Color::White, false, false, None);
+        let (fast_soft, fast_hard) = budget(&normal, Color::White, false, true, None);
         let quarter = |d: Option<Duration>| d.unwrap() / HURRY_DIVISOR;
         assert!(fast_soft.unwrap().abs_diff(quarter(soft)) < Duration::from_micros(1));
         assert!(fast_hard.unwrap().abs_diff(quarter(hard)) < Duration::from_micros(1));
@@ -175,33 +190,56 @@ mod tests {
     fn a_faster_opponent_s_pace_bounds_the_budget() {
         let clock = Clock { time: [Some(Duration::from_secs(60)); 2], increment: [Duration::ZERO; 2], moves_to_go: None };
         let limits = Limits { clock: Some(clock), ..Limits::default() };
-        let (soft, hard) = budget(&limits, Color::White, false, None);
-        let (paced_soft, paced_hard) = budget(&limits, Color::White, false, Some(Duration::from_millis(200)));
+        let (soft, hard) = budget(&limits, Color::White, false, false, None);
+        let (paced_soft, paced_hard) = budget(&limits, Color::White, false, false, Some(Duration::from_millis(200)));
         assert_eq!(paced_soft, Some(Duration::from_millis(120)));
         assert_eq!(paced_hard, Some(Duration::from_millis(400)));
         // A slower opponent changes nothing; an instant one leaves a floor.
-        assert_eq!(budget(&limits, Color::White, false, Some(Duration::from_secs(10))), (soft, hard));
-        assert_eq!(budget(&limits, Color::White, false, Some(Duration::ZERO)).0, Some(Duration::from_millis(30)));
+        assert_eq!(budget(&limits, Color::White, false, false, Some(Duration::from_secs(10))), (soft, hard));
+        assert_eq!(budget(&limits, Color::White, false, false, Some(Duration::ZERO)).0, Some(Duration::from_millis(30)));
         // A fixed time per move is the caller's choice: no pace bounds it.
         let fixed = Limits { movetime: Some(Duration::from_millis(500)), ..Limits::default() };
-        assert_eq!(budget(&fixed, Color::White, false, Some(Duration::from_millis(100))).0, Some(Duration::from_millis(500)));
+        assert_eq!(budget(&fixed, Color::White, false, false, Some(Duration::from_millis(100))).0, Some(Duration::from_millis(500)));
+    }
+
+    #[test]
+    fn two_boards_plan_from_the_horizon_and_our_lead() {
+        let clock = |ours: u64, theirs: u64, increment_ms: u64| {
+            let limits = |white, black| Limits {
+                clock: Some(Clock {
+                    time: [Some(Duration::from_secs(black)), Some(Duration::from_secs(white))],
+                    increment: [Duration::from_millis(increment_ms); 2],
+                    moves_to_go: None,
+                }),
+                ..Limits::default()
+            };
+            limits(ours, theirs)
+        };
+        let one_board = |limits: &Limits| budget(limits, Color::White, false, false, None);
+        let two_board = |limits: &Limits| budget(limits, Color::White, true, false, None);
+        // Equal clocks at 60 s: planned as 10 s; a 20 s lead over the opponent is ours to spend too.
+        assert_eq!(two_board(&clock(60, 60, 0)), one_board(&clock(10, 10, 0)));
+        assert_eq!(two_board(&clock(50, 30, 0)), one_board(&clock(30, 30, 0)));
+        // Behind on the clock the horizon still holds; below it nothing changes (a 10+0.1 game).
+        assert_eq!(two_board(&clock(40, 55, 0)), one_board(&clock(10, 10, 0)));
+        assert_eq!(two_board(&clock(8, 9, 100)), one_board(&clock(8, 9, 100)));
     }
 
     #[test]
     fn a_restarted_search_continues_the_move_s_budget() {
         let clock = |ms| Clock { time: [Some(Duration::from_millis(ms)); 2], increment: [Duration::ZERO; 2], moves_to_go: None };
         let fresh = Limits { clock: Some(clock(60_000)), ..Limits::default() };
-        let (soft, hard) = budget(&fresh, Color::White, false, None);
+        let (soft, hard) = budget(&fresh, Color::White, false, false, None);
         let (soft, hard) = (soft.unwrap(), hard.unwrap());
         // 300 ms into the move a piece arrived: the clock shows 59.7 s.
         let spent = Duration::from_millis(300);
         let restarted = Limits { clock: Some(clock(59_700)), spent, ..Limits::default() };
-        let (soft_left, hard_left) = budget(&restarted, Color::White, false, None);
+        let (soft_left, hard_left) = budget(&restarted, Color::White, false, false, None);
         assert_eq!(soft_left.unwrap(), soft - spent);
         assert_eq!(hard_left.unwrap(), hard - spent);
         // Past the soft budget, the new position still gets a share of it.
         let late = Limits { clock: Some(clock(50_000)), spent: Duration::from_secs(10), ..Limits::default() };
-        let (soft_late, hard_late) = budget(&late, Color::White, false, None);
+        let (soft_late, hard_late) = budget(&late, Color::White, false, false, None);
         assert_eq!(soft_late.unwrap(), soft * RESTART_SHARE_PERCENT / 100);
         assert!(hard_late.unwrap() >= soft_late.unwrap());
     }

@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use tandem_engine::{BoardId, Color, Game, Move, Rules, STARTPOS};
+use tandem_engine::{BoardId, Color, Game, Move, Rules, Seat, STARTPOS};
 
 use crate::clock::TimeControl;
 use crate::san::parse_san;
@@ -46,12 +46,11 @@ impl Record {
     }
 
     /// The tag naming a seat's player: `WhiteA` … `BlackB` on two boards, `White` or `Black` on one.
-    pub fn seat_tag(&self, board: BoardId, color: Color) -> String {
-        let colour = color_name(color);
+    pub fn seat_tag(&self, board: BoardId, color: Color) -> &'static str {
         if self.two_board {
-            format!("{colour}{board}")
+            Seat { board, color }.name()
         } else {
-            colour.to_string()
+            color_name(color)
         }
     }
 

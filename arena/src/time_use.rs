@@ -41,7 +41,7 @@ impl TimeUse {
                     control.base
                 }
             };
-            let name = record.tag(&record.seat_tag(m.board, m.color)).unwrap_or("?").to_string();
+            let name = record.tag(record.seat_tag(m.board, m.color)).unwrap_or("?").to_string();
             let engine = self.engine(&name);
             // Saturating: a hostile record may give any clock a `Duration` holds.
             engine.moves.push(before.saturating_add(control.increment).saturating_sub(clock));

@@ -204,16 +204,14 @@ mod tests {
 
     #[test]
     fn two_boards_plan_from_the_horizon_and_our_lead() {
-        let clock = |ours: u64, theirs: u64, increment_ms: u64| {
-            let limits = |white, black| Limits {
-                clock: Some(Clock {
-                    time: [Some(Duration::from_secs(black)), Some(Duration::from_secs(white))],
-                    increment: [Duration::from_millis(increment_ms); 2],
-                    moves_to_go: None,
-                }),
-                ..Limits::default()
-            };
-            limits(ours, theirs)
+        // We play White; shakmaty numbers Black 0.
+        let clock = |ours: u64, theirs: u64, increment_ms: u64| Limits {
+            clock: Some(Clock {
+                time: [Some(Duration::from_secs(theirs)), Some(Duration::from_secs(ours))],
+                increment: [Duration::from_millis(increment_ms); 2],
+                moves_to_go: None,
+            }),
+            ..Limits::default()
         };
         let one_board = |limits: &Limits| budget(limits, Color::White, false, false, None);
         let two_board = |limits: &Limits| budget(limits, Color::White, true, false, None);

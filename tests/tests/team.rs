@@ -108,3 +108,28 @@ fn switches_turn_the_advice_off() {
     let advice = Engine::new().advise(&ours, &[], &team, 0, 5_000);
     assert!(advice.sit.is_none() && advice.messages.is_empty());
 }
+
+/// White to move with a queen against a bare king in the corner: Qc7 or Qb6
+/// stalemates Black, who then waits for material from the partner board.
+const STALEMATE_IN_ONE: &str = "k7/8/8/8/8/8/8/2Q4K[] w - - 0 1";
+
+fn stalemates(team: &TeamContext) -> bool {
+    let ours = board(STALEMATE_IN_ONE);
+    let best = best_move(&ours, team);
+    let mut after = ours.clone();
+    after.play(after.parse_move(&best).unwrap());
+    after.status() == tandem_engine::Status::Frozen
+}
+
+#[test]
+fn stalemates_the_opponent_only_when_our_partner_outlasts_it() {
+    let secs = |s| Some(Duration::from_secs(s));
+    let clocks = TeamClocks { ours: secs(40), opponent: secs(20), partner: secs(20), partner_opponent: secs(40) };
+    let even = TeamContext { clocks, ..Default::default() };
+    assert!(!stalemates(&even), "frozen is a discount, not a win: keep the queen");
+    // Our partner (Black on the other board) sits while Black here is frozen and flags first.
+    let partner_outlasts = TeamContext { clocks: TeamClocks { partner: secs(50), ..clocks }, ..Default::default() };
+    assert!(stalemates(&partner_outlasts));
+    let no_sitting = TeamContext { switches: ModelSwitches { sitting: false, ..Default::default() }, ..partner_outlasts };
+    assert!(!stalemates(&no_sitting), "only a team that sits counts on its partner to");
+}

@@ -74,6 +74,9 @@ pub const INFINITY: i32 = 31_000;
 /// A side with no legal move but not mated (RULES.md §3): grave danger, not a loss.
 pub const FROZEN_IN_CHECK: i32 = -1_500;
 pub const FROZEN_NOT_IN_CHECK: i32 = -400;
+/// Frozen against a sitter with more time ([`crate::team::sits_out`]): lost on
+/// time, short of a mate only because the sitter may not sit.
+pub const FROZEN_SAT_OUT: i32 = -5_000;
 
 /// State shared by all threads of one search.
 pub struct Shared<'a> {
@@ -131,6 +134,8 @@ pub struct Searcher<'a> {
     root_color: shakmaty::Color,
     flow: Option<FlowValues>,
     expected: Expected,
+    /// By colour: frozen on this board, that side loses the waiting game.
+    frozen_loses: [bool; 2],
     /// What the search keeps for each ply of the current line.
     stack: Vec<PlyState>,
     eval_cache: EvalCache,
@@ -252,6 +257,7 @@ impl<'a> Searcher<'a> {
             root_color: root.turn(),
             flow: team.and_then(|t| t.flow),
             expected: team.map_or_else(Expected::default, |t| t.expected),
+            frozen_loses: team.map_or([false; 2], |t| t.frozen_loses),
             stack: vec![PlyState::EMPTY; MAX_PLY + 2],
             eval_cache: EvalCache::default(),
             nnue: shared
@@ -426,15 +432,20 @@ impl<'a> Searcher<'a> {
     /// The score of a position without legal moves.
     fn terminal_score(&self, pos: &Position, in_check: bool, ply: usize) -> i32 {
         let rules = pos.rules();
-        if in_check {
-            if rules.mate == Mate::Potential && pos.status() == Status::Frozen {
-                return FROZEN_IN_CHECK;
+        let frozen = if in_check {
+            if !(rules.mate == Mate::Potential && pos.status() == Status::Frozen) {
+                return mated_in(ply);
             }
-            mated_in(ply)
+            FROZEN_IN_CHECK
         } else if rules.stalemate == Stalemate::Wait && rules.has_drops() {
             FROZEN_NOT_IN_CHECK
         } else {
-            0
+            return 0;
+        };
+        if self.frozen_loses[pos.turn() as usize] {
+            FROZEN_SAT_OUT
+        } else {
+            frozen
         }
     }
 

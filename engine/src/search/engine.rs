@@ -174,7 +174,7 @@ impl Engine {
         };
         let model = TeamModel::new(root, team);
         let hurry = model.hurry;
-        let model = (model.flow.is_some() || !model.expected.is_empty()).then_some(model);
+        let model = model.shapes_search().then_some(model);
         let tt = self.table();
         tt.new_search();
         let root_moves = self.root_moves(root, limits, &tt);

@@ -19,6 +19,9 @@
 //! - Sitting: [`sit_allowance`] says how long we may wait for a piece without
 //!   giving up our time lead; [`crate::search::Engine::advise`] searches the
 //!   position with the piece in hand to see whether waiting pays.
+//! - Waiting games: a side frozen on our board loses on time when the player
+//!   who can sit it out clocks more than it ([`sits_out`]); the search scores
+//!   such a position as lost, not as the usual frozen discount.
 //!
 //! Every term can be switched off ([`ModelSwitches`]), so its worth is measured.
 
@@ -160,6 +163,9 @@ pub struct TeamModel {
     /// asked for speed): every second we think is a second of its clock, so
     /// the search takes a fraction of its usual time.
     pub hurry: bool,
+    /// For each colour on our board (indexed by `Color as usize`): frozen
+    /// there, that side would lose the waiting game on time ([`sits_out`]).
+    pub frozen_loses: [bool; 2],
 }
 
 impl TeamModel {
@@ -181,8 +187,39 @@ impl TeamModel {
         };
         let partner_waits = partner.is_some_and(|board| is_frozen_to_move(board, color.other()));
         let hurry = context.switches.sitting && (partner_waits || context.requests.fast);
-        TeamModel { color, flow, expected, hurry }
+        let clocks = &context.clocks;
+        let mut frozen_loses = [false; 2];
+        // The opponents sit whenever it pays (Fairy-Stockfish does); our
+        // partner is counted on only while our team sits.
+        frozen_loses[color as usize] = sits_out(clocks.partner_opponent, clocks.ours);
+        frozen_loses[color.other() as usize] = context.switches.sitting && sits_out(clocks.partner, clocks.opponent);
+        TeamModel { color, flow, expected, hurry, frozen_loses }
     }
+
+    /// Does any term change what the search sees? (`hurry` is the clock's.)
+    pub fn shapes_search(&self) -> bool {
+        self.flow.is_some() || !self.expected.is_empty() || self.frozen_loses.contains(&true)
+    }
+}
+
+/// Does the player who can sit out a frozen side outlast it on the clock?
+///
+/// A side frozen on one board (to move, no legal move: RULES.md §3) gets
+/// material only from its partner's captures on the other board. The player
+/// of the same colour there is on the other team: when it is to move it sits,
+/// its partner's captures stop, and both clocks run. The sitter wins when its
+/// clock outlasts the frozen side's by the sitting margin (unknown clocks:
+/// no verdict).
+pub fn sits_out(sitter: Option<Duration>, frozen: Option<Duration>) -> bool {
+    match (sitter, frozen) {
+        (Some(sitter), Some(frozen)) => sitter > frozen + sit_margin(sitter),
+        _ => false,
+    }
+}
+
+/// The time a sitter keeps in hand: never sit into a lost time race.
+fn sit_margin(sitter: Duration) -> Duration {
+    SIT_MARGIN.max(sitter / SIT_MARGIN_FRACTION)
 }
 
 /// Is `color` to move on `board` without a legal move (waiting for material)?
@@ -327,8 +364,7 @@ fn best_capture(board: &Position) -> Option<Role> {
 pub fn sit_allowance(clocks: &TeamClocks) -> Option<Duration> {
     let ours = clocks.ours?;
     let theirs = clocks.opponent?;
-    let margin = SIT_MARGIN.max(ours / SIT_MARGIN_FRACTION);
-    let lead = ours.checked_sub(theirs)?.checked_sub(margin)?;
+    let lead = ours.checked_sub(theirs)?.checked_sub(sit_margin(ours))?;
     (lead > Duration::ZERO).then_some(lead.min(ours / SIT_MAX_FRACTION))
 }
 
@@ -403,5 +439,28 @@ mod tests {
         assert_eq!(sit_allowance(&ahead), Some(Duration::from_secs(4)));
         let behind = TeamClocks { ours: secs(20), opponent: secs(30), ..Default::default() };
         assert_eq!(sit_allowance(&behind), None);
+    }
+
+    #[test]
+    fn a_frozen_side_loses_the_wait_to_a_sitter_with_more_time() {
+        let secs = |s| Some(Duration::from_secs(s));
+        // Fifty seconds outlast thirty-five by more than a fifth of fifty.
+        assert!(sits_out(secs(50), secs(35)));
+        assert!(!sits_out(secs(40), secs(35)), "within the margin: no verdict");
+        assert!(!sits_out(secs(35), secs(50)));
+        assert!(!sits_out(None, secs(5)));
+
+        // We are White on our board; the partner's opponent (White on the
+        // other board) has 50 s to our 35 s: frozen, we lose.
+        let ours = board("4k3/8/8/8/8/8/8/4K3[] w - - 0 1");
+        let clocks = TeamClocks { ours: secs(35), opponent: secs(40), partner: secs(30), partner_opponent: secs(50) };
+        let context = TeamContext { clocks, ..Default::default() };
+        assert_eq!(TeamModel::new(&ours, &context).frozen_loses, [false, true]);
+        // Our partner (Black there) has 60 s to the opponent's 40 s: the opponent
+        // frozen loses too, while our team sits.
+        let context = TeamContext { clocks: TeamClocks { partner: secs(60), ..clocks }, ..Default::default() };
+        assert_eq!(TeamModel::new(&ours, &context).frozen_loses, [true, true]);
+        let no_sitting = TeamContext { switches: ModelSwitches { sitting: false, ..Default::default() }, ..context };
+        assert_eq!(TeamModel::new(&ours, &no_sitting).frozen_loses, [false, true]);
     }
 }

@@ -2,7 +2,8 @@
 //! ponder search until `stop` / `ponderhit`; while our partner has asked us
 //! to sit, until they say `go` (or our clock runs low); while the partner-board
 //! model waits for a piece, until material arrives or our time lead is used
-//! up; and a frozen position (no legal move yet), until material arrives.
+//! up; while the partner's opponent is frozen and flags before us, until it
+//! does; and a frozen position (no legal move yet), until material arrives.
 
 use std::time::Instant;
 
@@ -20,6 +21,9 @@ pub enum HoldReason {
     Sitting,
     /// The partner-board model waits for this piece (our time lead allows it).
     Waiting(Role),
+    /// The partner's opponent is frozen and has less time than we do: every
+    /// move of ours could let our opponent capture the piece that frees it.
+    SittingOut,
     /// No legal move until material arrives (RULES.md §3): there is no move
     /// to hold, only a `bestmove (none)` for `stop`.
     Frozen,
@@ -57,7 +61,7 @@ impl HeldMove {
     pub fn released_by_partner(&self, sitting: bool, go: bool) -> bool {
         match self.reason {
             HoldReason::Sitting => !sitting,
-            HoldReason::Waiting(_) => go,
+            HoldReason::Waiting(_) | HoldReason::SittingOut => go,
             HoldReason::UntilStopped | HoldReason::Frozen => false,
         }
     }
@@ -69,7 +73,9 @@ impl HeldMove {
 
     /// Why sitting ended at `release_at`, for the log.
     pub fn release_note(&self) -> &'static str {
-        if self.lead_limited {
+        if self.reason == HoldReason::SittingOut {
+            "sitting ends: the partner's opponent did not flag in time"
+        } else if self.lead_limited {
             "sitting ends: our time lead is used up"
         } else {
             "sitting ends: our clock runs low"

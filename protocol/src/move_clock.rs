@@ -11,7 +11,7 @@
 use std::time::{Duration, Instant};
 
 use tandem_engine::search::EXPECTED_MOVES_LEFT;
-use tandem_engine::team::{sit_allowance, TeamClocks};
+use tandem_engine::team::{sit_allowance, sits_out, TeamClocks};
 use tandem_engine::Color;
 
 use crate::engine_api::{Clock, Limits};
@@ -152,6 +152,18 @@ impl MoveClock {
         let clocks = TeamClocks { ours: self.time_left(), opponent: self.opponent, ..TeamClocks::default() };
         let lead_ends = now + sit_allowance(&clocks)?;
         Some(self.flag_release(move_overhead).map_or(lead_ends, |flag| flag.min(lead_ends)))
+    }
+
+    /// When sitting out the partner's opponent, frozen with `frozen_left` on
+    /// its clock as our search started, must end: a moment after its flag
+    /// should have fallen (our information was wrong if it has not), and
+    /// never later than our flag release. `None`: we do not outlast it.
+    pub fn sit_out_release(&self, now: Instant, move_overhead: Duration, frozen_left: Duration) -> Option<Instant> {
+        if !sits_out(self.time_left(), Some(frozen_left)) {
+            return None;
+        }
+        let flag_expected = now + frozen_left + SIT_MARGIN;
+        Some(self.flag_release(move_overhead).map_or(flag_expected, |flag| flag.min(flag_expected)))
     }
 
     /// How long the partner's `sit` is obeyed: with `Team Sitting` on

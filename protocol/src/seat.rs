@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use tandem_engine::team::roles_that_free;
+use tandem_engine::team::{is_frozen_to_move, roles_that_free};
 use tandem_engine::search::OpponentPace;
 use tandem_engine::{Color, Move, Position, Role, Status};
 
@@ -319,7 +319,7 @@ impl SeatController {
     /// analysis of the partner board.
     pub fn our_move_in_progress(&self) -> Option<&Position> {
         if let Some(held) = &self.held {
-            let waiting = matches!(held.reason, HoldReason::Sitting | HoldReason::Waiting(_));
+            let waiting = matches!(held.reason, HoldReason::Sitting | HoldReason::Waiting(_) | HoldReason::SittingOut);
             return (waiting && held.purpose.our_board).then_some(&held.request.root);
         }
         let request = self.searcher.current()?;
@@ -348,6 +348,20 @@ impl SeatController {
     pub fn release_for_partner(&mut self, go: bool) -> SeatEvents {
         let sitting = self.session.bughouse.requests.sitting;
         self.held.take_if(|h| h.released_by_partner(sitting, go)).map(play).into_iter().collect()
+    }
+
+    /// The partner board changed: a move held to sit out the partner's
+    /// opponent is played once that opponent is no longer frozen.
+    pub fn partner_board_changed(&mut self) -> SeatEvents {
+        let us = self.session.board.position().turn();
+        let partner_board = self.session.bughouse.partner_board.as_ref().map(|b| b.position());
+        let still_frozen = partner_board.is_some_and(|board| is_frozen_to_move(board, us));
+        let over = |h: &mut HeldMove| h.reason == HoldReason::SittingOut && !still_frozen;
+        let Some(held) = self.held.take_if(over) else {
+            return Vec::new();
+        };
+        let note = "sitting ends: the partner's opponent is no longer frozen";
+        vec![SeatEvent::Note(note.to_string()), play(held)]
     }
 
     /// We moved: a `fast` we said is lifted.
@@ -439,12 +453,27 @@ impl SeatController {
                 }
             };
         }
-        let role = done.advice.as_ref()?.sit?.waiting_for?;
         if !(self.team.sitting_on() && request.team.is_some()) {
             return None;
         }
+        if let Some(release) = self.sit_out_release(request, clock, now) {
+            return Some(Hold { reason: HoldReason::SittingOut, release_at: Some(release), lead_limited: false });
+        }
+        let role = done.advice.as_ref()?.sit?.waiting_for?;
         let release = clock.wait_release(now, overhead)?;
         Some(Hold { reason: HoldReason::Waiting(role), release_at: Some(release), lead_limited: true })
+    }
+
+    /// When to stop sitting out the partner's opponent, if it is frozen on
+    /// the partner board (it plays our colour there) and flags before us:
+    /// while we sit, our opponent cannot capture the piece that would free it.
+    fn sit_out_release(&self, request: &SearchRequest, clock: &MoveClock, now: Instant) -> Option<Instant> {
+        let context = &request.team.as_ref()?.context;
+        let partner_board = context.partner_board.as_ref()?;
+        if !is_frozen_to_move(partner_board, request.root.turn()) {
+            return None;
+        }
+        clock.sit_out_release(now, self.move_overhead, context.clocks.partner_opponent?)
     }
 
     /// Says why a move is held; waiting for a piece, asks for it (unless the advice did).
@@ -452,6 +481,7 @@ impl SeatController {
         let note = |text: &str| vec![SeatEvent::Note(text.to_string())];
         match hold.reason {
             HoldReason::Sitting => note("sitting: the move waits for the partner's 'go'"),
+            HoldReason::SittingOut => note("sitting: the partner's opponent is frozen and flags before us"),
             HoldReason::Waiting(role) => {
                 let ms = hold.release_at.map_or(0, |at| at.saturating_duration_since(Instant::now()).as_millis());
                 let mut events = note(&format!("sitting: waiting for a {} for at most {ms} ms", role_name(role)));

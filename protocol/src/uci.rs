@@ -105,7 +105,11 @@ impl UciFrontEnd {
                 self.set_seat(seat);
                 self.seat_given = true;
             }
-            UciCommand::Partner(partner) => self.set_partner(partner)?,
+            UciCommand::Partner(partner) => {
+                self.set_partner(partner)?;
+                let released = self.seat.partner_board_changed();
+                self.report(released);
+            }
             UciCommand::Reserve(reserves) => self.set_reserves(reserves)?,
             UciCommand::PTell(message) => self.partner_message(message),
         }

@@ -271,6 +271,37 @@ fn only_one_partner_sits() {
     t.expect_prefix("bestmove");
 }
 
+/// On B the partner's opponent (White there, our colour) is stalemated by a
+/// black queen: it waits for material that only our opponent's captures give.
+const PARTNER_OPPONENT_FROZEN: &str = "k7/8/8/8/8/8/2q5/K7[] w - - 0 1";
+
+#[test]
+fn we_sit_out_a_frozen_partner_opponent_that_flags_first() {
+    let mut t = bughouse();
+    say(&mut t, "seat A white");
+    say(&mut t, &format!("position fen {KINGS_ONLY}"));
+    say(&mut t, &format!("partner fen {PARTNER_OPPONENT_FROZEN}"));
+    // It has 1 s to our 30 s: we hold the move until a second after its flag should have fallen.
+    let started = Instant::now();
+    let (best, lines) = search(&mut t, "go depth 2 wtime 30000 btime 30000 pwtime 1000 pbtime 30000");
+    assert!(has(&lines, "info string sitting: the partner's opponent is frozen"), "{lines:?}");
+    assert!(has(&lines, "info string sitting ends: the partner's opponent did not flag"), "{lines:?}");
+    assert!(!best.is_empty() && started.elapsed() >= Duration::from_millis(1500), "{:?}", started.elapsed());
+    // With 28 s against our 30 s the race is too close to sit.
+    let (_, lines) = search(&mut t, "go depth 2 wtime 30000 btime 30000 pwtime 28000 pbtime 30000");
+    assert!(!has(&lines, "info string sitting"), "{lines:?}");
+    // Freed on the partner board (a knight in its hand): we move at once.
+    t.send("go depth 2 wtime 30000 btime 30000 pwtime 10000 pbtime 30000");
+    t.read_until(|l| l.starts_with("info string sitting: the partner's opponent is frozen"));
+    t.send("partner fen k7/8/8/8/8/8/2q5/K7[N] w - - 0 1");
+    let lines = t.read_until(|l| l.starts_with("bestmove"));
+    assert!(has(&lines, "info string sitting ends: the partner's opponent is no longer frozen"), "{lines:?}");
+    say(&mut t, &format!("partner fen {PARTNER_OPPONENT_FROZEN}"));
+    say(&mut t, "setoption name Team Sitting value false");
+    let (_, lines) = search(&mut t, "go depth 2 wtime 30000 btime 30000 pwtime 1000 pbtime 30000");
+    assert!(!has(&lines, "info string sitting"), "{lines:?}");
+}
+
 #[test]
 fn a_frozen_player_waits_for_material_and_says_so() {
     let mut t = bughouse();

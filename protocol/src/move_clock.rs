@@ -151,7 +151,12 @@ impl MoveClock {
     pub fn wait_release(&self, now: Instant, move_overhead: Duration) -> Option<Instant> {
         let clocks = TeamClocks { ours: self.time_left(), opponent: self.opponent, ..TeamClocks::default() };
         let lead_ends = now + sit_allowance(&clocks)?;
-        Some(self.flag_release(move_overhead).map_or(lead_ends, |flag| flag.min(lead_ends)))
+        Some(self.no_later_than_flag_release(lead_ends, move_overhead))
+    }
+
+    /// `at`, or the flag release when that comes first.
+    fn no_later_than_flag_release(&self, at: Instant, move_overhead: Duration) -> Instant {
+        self.flag_release(move_overhead).map_or(at, |flag| flag.min(at))
     }
 
     /// When sitting out the partner's opponent, frozen with `frozen_left` on
@@ -162,8 +167,7 @@ impl MoveClock {
         if !sits_out(self.time_left(), Some(frozen_left)) {
             return None;
         }
-        let flag_expected = now + frozen_left + SIT_MARGIN;
-        Some(self.flag_release(move_overhead).map_or(flag_expected, |flag| flag.min(flag_expected)))
+        Some(self.no_later_than_flag_release(now + frozen_left + SIT_MARGIN, move_overhead))
     }
 
     /// How long the partner's `sit` is obeyed: with `Team Sitting` on

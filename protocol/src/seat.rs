@@ -343,25 +343,24 @@ impl SeatController {
         self.tells(withdrawn.into_iter().collect())
     }
 
-    /// After a partner message was received: the held move, if it released it
-    /// (`go`, or `x` of their `sit`).
+    /// After a partner message or a new partner board (`partner …`, `ptell
+    /// board`): the held move, if that released it (`go`, `x` of their `sit`,
+    /// or the partner's opponent we sit out no longer frozen).
     pub fn release_for_partner(&mut self, go: bool) -> SeatEvents {
         let sitting = self.session.bughouse.requests.sitting;
-        self.held.take_if(|h| h.released_by_partner(sitting, go)).map(play).into_iter().collect()
-    }
-
-    /// The partner board changed: a move held to sit out the partner's
-    /// opponent is played once that opponent is no longer frozen.
-    pub fn partner_board_changed(&mut self) -> SeatEvents {
         let us = self.session.board.position().turn();
         let partner_board = self.session.bughouse.partner_board.as_ref().map(|b| b.position());
-        let still_frozen = partner_board.is_some_and(|board| is_frozen_to_move(board, us));
-        let over = |h: &mut HeldMove| h.reason == HoldReason::SittingOut && !still_frozen;
-        let Some(held) = self.held.take_if(over) else {
+        let freed = !partner_board.is_some_and(|board| is_frozen_to_move(board, us));
+        let freed_out = |h: &HeldMove| h.reason == HoldReason::SittingOut && freed;
+        let Some(held) = self.held.take_if(|h| h.released_by_partner(sitting, go) || freed_out(h)) else {
             return Vec::new();
         };
-        let note = "sitting ends: the partner's opponent is no longer frozen";
-        vec![SeatEvent::Note(note.to_string()), play(held)]
+        let mut events = Vec::new();
+        if freed_out(&held) {
+            events.push(SeatEvent::Note("sitting ends: the partner's opponent is no longer frozen".to_string()));
+        }
+        events.push(play(held));
+        events
     }
 
     /// We moved: a `fast` we said is lifted.

@@ -107,7 +107,7 @@ impl UciFrontEnd {
             }
             UciCommand::Partner(partner) => {
                 self.set_partner(partner)?;
-                let released = self.seat.partner_board_changed();
+                let released = self.seat.release_for_partner(false);
                 self.report(released);
             }
             UciCommand::Reserve(reserves) => self.set_reserves(reserves)?,
